@@ -1,0 +1,46 @@
+import { type AnswerEvent, ChatbotApiError, type ChatbotClient } from "../client/index.js";
+
+/** The answer's events, plus the session that produced them (a new one when the old was unknown upstream). */
+export interface AnswerSource {
+  sessionId: number;
+  events: AsyncIterable<AnswerEvent>;
+}
+
+const isUnknownSession = (error: unknown) =>
+  error instanceof ChatbotApiError && (error.status === 404 || error.code === 404);
+
+/**
+ * Asks in the conversation's session; when the chatbot API answers that the session is unknown (it expired
+ * or was deleted upstream) before any text came, opens a new session once and asks again, transparently.
+ */
+export async function askWithRecovery(
+  client: ChatbotClient,
+  request: { sessionId: number; content: string },
+  renewSession: () => Promise<number>,
+  signal: AbortSignal,
+): Promise<AnswerSource> {
+  let sessionId = request.sessionId;
+  for (let attempt = 0; ; attempt++) {
+    const iterator = client.askStream({ sessionId, content: request.content }, { signal })[Symbol.asyncIterator]();
+    try {
+      const head = await iterator.next();
+      return { sessionId, events: prepend(head, iterator) };
+    } catch (error) {
+      if (attempt > 0 || !isUnknownSession(error)) throw error;
+      sessionId = await renewSession();
+    }
+  }
+}
+
+async function* prepend(
+  head: IteratorResult<AnswerEvent>,
+  rest: AsyncIterator<AnswerEvent>,
+): AsyncGenerator<AnswerEvent> {
+  if (head.done) return;
+  yield head.value;
+  try {
+    for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+  } finally {
+    await rest.return?.();
+  }
+}

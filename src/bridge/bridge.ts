@@ -1,0 +1,203 @@
+import { ChatbotApiError, type ChatbotClient } from "../client/index.js";
+import type { BridgeConfig } from "../config.js";
+import type { Logger } from "../log.js";
+import { askWithRecovery } from "./ask-with-recovery.js";
+import type { Channel, OutgoingText } from "./channel.js";
+import { commandIn } from "./commands.js";
+import { conversationKey } from "./conversation-key.js";
+import { ConversationQueue } from "./conversation-queue.js";
+import { Greeter } from "./greeter.js";
+import type { InboundMessage, ReplyTarget } from "./inbound.js";
+import type { BridgeMetrics } from "./metrics.js";
+import { Pacer } from "./reply/pacer.js";
+import { streamReply } from "./reply/reply-streamer.js";
+import { SessionDirectory } from "./sessions.js";
+import type { BridgeStore } from "./store/bridge-store.js";
+
+/** The chatbot one bot of this deployment talks to. */
+export interface ChatbotLink {
+  botId: string;
+  client: ChatbotClient;
+  serialNumber: string;
+}
+
+/** Everything the bridge works with. */
+export interface BridgeDependencies {
+  store: BridgeStore;
+  config: BridgeConfig;
+  chatbots: ChatbotLink[];
+  log: Logger;
+  metrics: BridgeMetrics;
+}
+
+/** Longer than any platform's retry window (WhatsApp retries for up to 7 days). */
+const DEDUP_TTL_MS = 8 * 24 * 60 * 60 * 1000;
+
+interface Attached {
+  channel: Channel;
+  pacer: Pacer;
+}
+
+interface BotState {
+  link: ChatbotLink;
+  sessions: SessionDirectory;
+  greeter: Greeter;
+}
+
+/**
+ * The channel-agnostic core: every platform event at most once (atomic claim in the store), each
+ * conversation answered in order while others run in parallel, one chatbot session per conversation,
+ * streamed answers paced within each platform's limits, an apology instead of silence when the chatbot fails.
+ */
+export class Bridge {
+  readonly #deps: BridgeDependencies;
+  readonly #channels = new Map<string, Attached>();
+  readonly #bots = new Map<string, BotState>();
+  readonly #queue: ConversationQueue<InboundMessage>;
+  readonly #shutdown = new AbortController();
+  /** The answer under way per conversation, so the user can stop it. */
+  readonly #stoppers = new Map<string, AbortController>();
+  #accepting = true;
+
+  constructor(deps: BridgeDependencies) {
+    this.#deps = deps;
+    const keyv = deps.store.keyv;
+    for (const link of deps.chatbots) {
+      this.#bots.set(link.botId, {
+        link,
+        sessions: new SessionDirectory(keyv, link.client, link.serialNumber, deps.config.sessionIdleMs),
+        greeter: new Greeter(keyv, link, deps.config.welcomeText, deps.log),
+      });
+    }
+    this.#queue = new ConversationQueue(deps.config.queueMode, (key, batch) => this.#answer(key, batch));
+  }
+
+  /** Connects a channel's outbound side; its inbound side calls {@link accept}. */
+  attach(channel: Channel): void {
+    this.#channels.set(`${channel.name}:${channel.botId}`, { channel, pacer: new Pacer(channel) });
+  }
+
+  /** Conversations with an answer under way. */
+  get activeConversations(): number {
+    return this.#queue.active;
+  }
+
+  /**
+   * Takes a message from an adapter and returns at once (the adapter acknowledges the webhook): a repeated
+   * event is recognised and dropped, a new one is queued behind its conversation's earlier messages.
+   */
+  async accept(message: InboundMessage): Promise<"accepted" | "duplicate" | "stopping"> {
+    if (!this.#accepting) return "stopping";
+    const claimed = await this.#deps.store.claimOnce(
+      `event:${message.channel}:${message.botId}:${message.eventId}`,
+      DEDUP_TTL_MS,
+    );
+    if (!claimed) return "duplicate";
+    this.#deps.metrics.messagesIn.inc({ channel: message.channel });
+    this.#queue.push(conversationKey(message, this.#deps.config.groupSessionScope), message);
+    return "accepted";
+  }
+
+  /** Stops the answer under way in the message's conversation, keeping what was shown. */
+  cancel(message: Pick<InboundMessage, "channel" | "botId" | "target" | "user">): void {
+    this.#stoppers.get(conversationKey(message, this.#deps.config.groupSessionScope))?.abort();
+  }
+
+  /**
+   * Stops taking messages, lets answers under way finish for up to `graceMs`, then ends the rest cleanly
+   * (the user keeps the text shown so far).
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.#accepting = false;
+    const timer = setTimeout(() => this.#shutdown.abort(), graceMs);
+    await this.#queue.idle();
+    clearTimeout(timer);
+  }
+
+  async #answer(conversation: string, batch: InboundMessage[]): Promise<void> {
+    const last = batch.at(-1);
+    if (!last) return;
+    const attached = this.#channels.get(`${last.channel}:${last.botId}`);
+    const bot = this.#bots.get(last.botId);
+    if (!attached || !bot) {
+      this.#deps.log.error(
+        { channel: last.channel, botId: last.botId },
+        "message for a channel or bot that is not set up",
+      );
+      return;
+    }
+    // Merged messages are asked as one question, in the order they came.
+    const text = batch
+      .map((message) => message.text.trim())
+      .filter(Boolean)
+      .join("\n");
+    const command = commandIn(text, this.#deps.config.resetKeyword);
+    const { channel } = attached;
+    try {
+      // The greeting goes out once per conversation unasked (first contact), and whenever /start or /reset asks.
+      const firstContact = await bot.greeter.firstContact(conversation);
+      if (command === "reset") await bot.sessions.renew(conversation, this.#shutdown.signal);
+      if (command || firstContact) await this.#sendFinal(attached, last.target, await bot.greeter.greeting());
+      if (command) return;
+      const session = await bot.sessions.current(conversation, this.#shutdown.signal);
+      await this.#ask(attached, bot, conversation, session.id, text, last);
+    } catch (error) {
+      this.#deps.log.warn({ err: error, channel: channel.name, conversation }, "answer failed");
+      if (error instanceof ChatbotApiError) this.#deps.metrics.upstreamErrors.inc({ kind: error.kind });
+      if (this.#shutdown.signal.aborted) return;
+      await this.#sendFinal(attached, last.target, { text: this.#deps.config.apologyText, format: "plain" }).catch(
+        (failure: unknown) => this.#deps.log.error({ err: failure, conversation }, "the apology could not be sent"),
+      );
+    }
+  }
+
+  async #ask(
+    attached: Attached,
+    bot: BotState,
+    conversation: string,
+    sessionId: number,
+    content: string,
+    message: InboundMessage,
+  ): Promise<void> {
+    const { metrics, config } = this.#deps;
+    const stopper = new AbortController();
+    this.#stoppers.set(conversation, stopper);
+    // Stopped by the user or by shutdown: end quietly with the text so far. Timed out: the caller apologises.
+    const ended = AbortSignal.any([stopper.signal, this.#shutdown.signal]);
+    const signal = AbortSignal.any([AbortSignal.timeout(config.answerTimeoutMs), ended]);
+    const started = message.receivedAt.getTime();
+    metrics.activeStreams.inc();
+    try {
+      const source = await askWithRecovery(
+        bot.link.client,
+        { sessionId, content },
+        () => bot.sessions.renew(conversation, signal),
+        signal,
+      );
+      const result = await streamReply({
+        channel: attached.channel,
+        target: message.target,
+        pacer: attached.pacer,
+        events: source.events,
+        signal: ended,
+        onFirstText: () =>
+          metrics.firstTextSeconds.observe({ channel: message.channel }, (Date.now() - started) / 1000),
+      });
+      // An answer with no text at all would leave the user in silence.
+      if (result.messages === 0 && !ended.aborted) throw new Error("the chatbot's answer was empty");
+      metrics.messagesOut.inc({ channel: message.channel }, result.messages);
+      metrics.answerSeconds.observe({ channel: message.channel }, (Date.now() - started) / 1000);
+    } catch (error) {
+      if (!stopper.signal.aborted) throw error;
+    } finally {
+      this.#stoppers.delete(conversation);
+      metrics.activeStreams.dec();
+    }
+  }
+
+  /** A message that must arrive: paced as a final, so it waits for capacity rather than being dropped. */
+  async #sendFinal({ channel, pacer }: Attached, target: ReplyTarget, text: OutgoingText): Promise<void> {
+    await pacer.schedule(target, "final", () => channel.send(target, text));
+    this.#deps.metrics.messagesOut.inc({ channel: channel.name });
+  }
+}

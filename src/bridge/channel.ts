@@ -1,0 +1,96 @@
+import type { MediaRef, ReplyTarget } from "./inbound.js";
+
+/** What a channel can do for one reply target (drafts, for instance, exist only in private chats). */
+export interface ChannelCapabilities {
+  /** Sent messages can be edited, so an answer can grow in place. */
+  canEdit: boolean;
+  /** The platform streams a native draft (Telegram sendMessageDraft) that a final send persists. */
+  nativeDraft: boolean;
+  /** Longest text one message may hold, in characters, after formatting. */
+  maxTextLength: number;
+  /** Buttons with suggested questions can be offered. */
+  quickReplies: boolean;
+}
+
+/** A token bucket: `burst` requests at once, refilled at `perSecond`. */
+export interface RateBudget {
+  perSecond: number;
+  burst: number;
+}
+
+/**
+ * A platform's documented limits, which the pacer keeps every send, edit, draft and typing call within.
+ * `perChat` applies to each private chat, `perGroup` to each group chat, `perBot` to the whole bot.
+ */
+export interface ChannelLimits {
+  perChat: RateBudget;
+  perGroup: RateBudget;
+  perBot: RateBudget;
+  /** Least time between two updates (edits or drafts) of one streamed answer. */
+  minUpdateIntervalMs: { private: number; group: number };
+}
+
+/** A message the channel sent, to edit later. */
+export interface SentMessage {
+  id: string;
+}
+
+/** What a channel operation can fail with, so the pacer and renderer can react without knowing the platform. */
+export type ChannelErrorKind =
+  /** Too many requests: wait `retryAfterMs` (the platform's retry_after) and try again. */
+  | "rate_limited"
+  /** The edit would not change the message: counts as success. */
+  | "not_modified"
+  /** The platform refused the formatting: send the same text as plain text. */
+  | "format"
+  /** The user blocked the bot, the chat is gone, the token is wrong…: do not retry. */
+  | "rejected"
+  /** Network or 5xx: may be retried. */
+  | "transient";
+
+/** The one error type channel operations throw. */
+export class ChannelError extends Error {
+  override readonly name = "ChannelError";
+  /** For `rate_limited`: whether the platform limited this chat or the whole bot (e.g. Slack's method tiers). */
+  readonly scope: "chat" | "bot";
+  constructor(
+    readonly kind: ChannelErrorKind,
+    message: string,
+    readonly retryAfterMs?: number,
+    options?: { cause?: unknown; scope?: "chat" | "bot" },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.scope = options?.scope ?? "chat";
+  }
+}
+
+/** How the text of an outgoing message is to be formatted. */
+export type TextFormat = "markdown" | "plain";
+
+/** One outgoing text: markdown from the chatbot (rendered by the channel into its own syntax), or plain text. */
+export interface OutgoingText {
+  text: string;
+  format: TextFormat;
+  /** Suggested questions to offer as buttons, where the channel has them (final messages only). */
+  quickReplies?: string[] | undefined;
+}
+
+/**
+ * A messaging platform as the bridge sees it. Adapters implement it; the bridge core never imports an
+ * adapter. Every operation throws {@link ChannelError} on failure.
+ */
+export interface Channel {
+  /** Channel name, as in {@link InboundMessage.channel}. */
+  readonly name: string;
+  readonly botId: string;
+  readonly limits: ChannelLimits;
+  capabilities(target: ReplyTarget): ChannelCapabilities;
+  send(target: ReplyTarget, text: OutgoingText): Promise<SentMessage>;
+  edit(target: ReplyTarget, message: SentMessage, text: OutgoingText): Promise<void>;
+  /** Shows or updates a native draft; `draftId` identifies one streamed message (changes animate). */
+  draft(target: ReplyTarget, draftId: number, text: OutgoingText): Promise<void>;
+  /** Shows the typing indicator (it fades by itself after a few seconds). */
+  typing(target: ReplyTarget): Promise<void>;
+  /** Fetches a media file's bytes (media support arrives with the media pipeline). */
+  download?(media: MediaRef, signal: AbortSignal): Promise<Uint8Array>;
+}

@@ -1,0 +1,50 @@
+/** A file the user sent, as the platform describes it; downloaded only when the media pipeline needs it. */
+export interface MediaRef {
+  kind: "image" | "audio" | "voice" | "video" | "document";
+  /** The platform's handle (Telegram file_id, Slack file id, WhatsApp media id, a web upload id). */
+  platformId: string;
+  mimeType?: string | undefined;
+  sizeBytes?: number | undefined;
+  fileName?: string | undefined;
+}
+
+/** Where a message came from and where its answer goes. */
+export interface ReplyTarget {
+  /** The platform's chat (Telegram chat id, Slack channel, WhatsApp number, web visitor). */
+  chatId: string;
+  /** Topic or thread inside the chat, when the platform has them. */
+  threadId?: string | undefined;
+  /** False for private chats (DMs), true for groups and channels. */
+  isGroup: boolean;
+  /** The user's message the answer replies to (groups), when the platform supports replies. */
+  replyToMessageId?: string | undefined;
+}
+
+/**
+ * One message from an end user, in the channel-agnostic form adapters produce and the bridge consumes.
+ * `eventId` is the platform's delivery id (Telegram update_id, Slack event_id, WhatsApp message id): the
+ * bridge processes each at most once.
+ */
+export interface InboundMessage {
+  /** Channel name, e.g. `telegram`, `slack`, `whatsapp`, `web`. */
+  channel: string;
+  /** The bot of this deployment that received it (`default` or a name from BRIDGE_CONFIG). */
+  botId: string;
+  eventId: string;
+  target: ReplyTarget;
+  user: { id: string; name?: string | undefined };
+  /** The text, or the caption of a media message; commands keep their slash (`/reset`). */
+  text: string;
+  media: MediaRef[];
+  receivedAt: Date;
+}
+
+/** Where adapters hand their messages: the bridge, which answers at once and works in the background. */
+export interface InboundSink {
+  accept(message: InboundMessage): Promise<"accepted" | "duplicate" | "stopping">;
+  /**
+   * The user stopped the answer being generated in the message's conversation (Telegram's
+   * `stopped_message_generation`): the upstream request is cancelled and the text shown so far is kept.
+   */
+  cancel(message: Pick<InboundMessage, "channel" | "botId" | "target" | "user">): void;
+}

@@ -1,0 +1,66 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/** The bridge's Prometheus metrics, served at /metrics. */
+export interface BridgeMetrics {
+  registry: Registry;
+  messagesIn: Counter<"channel">;
+  messagesOut: Counter<"channel">;
+  /** From the user's message to the final text on the platform. */
+  answerSeconds: Histogram<"channel">;
+  /** From the user's message to the first visible text. */
+  firstTextSeconds: Histogram<"channel">;
+  /** 429s the platforms answered despite the pacer. */
+  platformRateLimited: Counter<"channel">;
+  upstreamErrors: Counter<"kind">;
+  activeStreams: Gauge;
+}
+
+const LATENCY_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 21, 34, 60];
+
+/** A fresh registry with the bridge's metrics and Node's default process metrics. */
+export function createBridgeMetrics(): BridgeMetrics {
+  const registry = new Registry();
+  const common = { registers: [registry] };
+  return {
+    registry,
+    messagesIn: new Counter({
+      name: "chatbridge_messages_in_total",
+      help: "User messages received",
+      labelNames: ["channel"],
+      ...common,
+    }),
+    messagesOut: new Counter({
+      name: "chatbridge_messages_out_total",
+      help: "Messages sent to users",
+      labelNames: ["channel"],
+      ...common,
+    }),
+    answerSeconds: new Histogram({
+      name: "chatbridge_answer_seconds",
+      help: "Time from a user's message to the final answer text on the platform",
+      labelNames: ["channel"],
+      buckets: LATENCY_BUCKETS,
+      ...common,
+    }),
+    firstTextSeconds: new Histogram({
+      name: "chatbridge_first_text_seconds",
+      help: "Time from a user's message to the first visible answer text",
+      labelNames: ["channel"],
+      buckets: LATENCY_BUCKETS,
+      ...common,
+    }),
+    platformRateLimited: new Counter({
+      name: "chatbridge_platform_rate_limited_total",
+      help: "Platform answers of 429 Too Many Requests",
+      labelNames: ["channel"],
+      ...common,
+    }),
+    upstreamErrors: new Counter({
+      name: "chatbridge_upstream_errors_total",
+      help: "Chatbot API failures",
+      labelNames: ["kind"],
+      ...common,
+    }),
+    activeStreams: new Gauge({ name: "chatbridge_active_streams", help: "Answers being streamed now", ...common }),
+  };
+}

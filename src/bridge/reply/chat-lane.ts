@@ -1,0 +1,116 @@
+import type { ReplyTarget } from "../inbound.js";
+import { Fifo } from "./fifo.js";
+import type { TokenBucket } from "./token-bucket.js";
+
+/**
+ * How much a call matters. A `final` carries text the user must keep and always runs; an `update` shows
+ * intermediate text and may be skipped; `typing` is a courtesy that runs only when the budget has room.
+ */
+export type Priority = "final" | "update" | "typing";
+
+/** A call waiting for budget, with the promise it settles. */
+export interface Job {
+  priority: Priority;
+  op: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** One chat's queue and budget. Calls in one chat run one at a time, so messages keep their order. */
+export class ChatLane {
+  readonly finals = new Fifo<Job>();
+  /** The latest pending update per stream, oldest stream first. */
+  readonly updates = new Map<unknown, Job>();
+  busy = false;
+  /** Which bot queue holds this lane, if any. */
+  readyAs: "final" | "update" | undefined;
+  /** Bumped on each entry into a bot queue; older entries are stale and skipped. */
+  ticket = 0;
+  /** At most one timer per lane: the wait for this chat's own budget. */
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Identifies the latest time the lane went idle, so stale idle records are ignored. */
+  idleStamp = 0;
+
+  constructor(
+    readonly target: ReplyTarget,
+    readonly bucket: TokenBucket,
+    /** Tokens updates leave in this chat's bucket for finals. */
+    readonly reserve: number,
+  ) {}
+
+  get key(): string {
+    return this.target.chatId;
+  }
+
+  /** What runs next: finals before updates. */
+  nextKind(): "final" | "update" | undefined {
+    return this.finals.size > 0 ? "final" : this.updates.size > 0 ? "update" : undefined;
+  }
+
+  /** Tokens the chat must hold for `kind`: an update may not take the one a final would need. */
+  need(kind: "final" | "update"): number {
+    return kind === "final" ? 1 : 1 + this.reserve;
+  }
+
+  /** Nothing queued, running, or waiting for budget. */
+  get quiet(): boolean {
+    return !this.busy && this.readyAs === undefined && this.finals.size === 0 && this.updates.size === 0;
+  }
+
+  /** Queues an update; one pending for the same stream is replaced in place (keeping its turn) and resolves undefined. */
+  offerUpdate(stream: unknown, job: Job): void {
+    const pending = this.updates.get(stream);
+    if (!pending) {
+      this.updates.set(stream, job);
+      return;
+    }
+    pending.resolve(undefined);
+    pending.op = job.op;
+    pending.resolve = job.resolve;
+    pending.reject = job.reject;
+  }
+
+  /** Withdraws the pending update of `stream` (it resolves undefined); true when there was one. */
+  withdrawUpdate(stream: unknown): boolean {
+    const pending = this.updates.get(stream);
+    if (!pending) return false;
+    this.updates.delete(stream);
+    pending.resolve(undefined);
+    return true;
+  }
+
+  /** Drops every pending update: after a rate limit their text would be stale by the time they may go. */
+  dropUpdates(): void {
+    for (const pending of this.updates.values()) pending.resolve(undefined);
+    this.updates.clear();
+  }
+
+  /** Takes the next job of `kind`, oldest stream first for updates. */
+  take(kind: "final" | "update"): Job | undefined {
+    if (kind === "final") return this.finals.shift();
+    const first = this.updates.entries().next();
+    if (first.done) return undefined;
+    this.updates.delete(first.value[0]);
+    return first.value[1];
+  }
+
+  clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/** A lane's place in one of the bot's queues. */
+export interface ReadyEntry {
+  lane: ChatLane;
+  ticket: number;
+}
+
+/** The live head of a bot queue, dropping entries whose lane has since moved or run. */
+export function headOf(queue: Fifo<ReadyEntry>, kind: "final" | "update"): ReadyEntry | undefined {
+  for (let entry = queue.peek(); entry; entry = queue.peek()) {
+    if (entry.ticket === entry.lane.ticket && entry.lane.readyAs === kind) return entry;
+    queue.shift();
+  }
+  return undefined;
+}

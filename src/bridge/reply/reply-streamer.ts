@@ -1,0 +1,287 @@
+import type { AnswerEvent } from "../../client/answer-events.js";
+import type { Channel, ChannelCapabilities } from "../channel.js";
+import type { ReplyTarget } from "../inbound.js";
+import { ABORTED, closeQuietly, nap, nextOrAbort } from "./event-control.js";
+import type { Pacer } from "./pacer.js";
+import { safePartialMarkdown, salvagePartialMarkdown } from "./partial-markdown.js";
+import {
+  DraftSurface,
+  DraftsUnavailable,
+  EditSurface,
+  FinalOnlySurface,
+  type ReplySurface,
+  type SurfaceContext,
+} from "./reply-surface.js";
+import { splitMarkdown, splitOnce } from "./split.js";
+
+export interface StreamReplyOptions {
+  channel: Channel;
+  target: ReplyTarget;
+  /** The channel's pacer, shared by every answer of that channel. */
+  pacer: Pacer;
+  events: AsyncIterable<AnswerEvent>;
+  /** Stops the answer early: the text received so far is delivered and the call resolves. */
+  signal?: AbortSignal;
+  /** Suggested questions, offered with the last message of a complete answer. */
+  quickReplies?: string[];
+  /** Called once when the first text becomes visible, with the milliseconds since the call. */
+  onFirstText?: (elapsedMs: number) => void;
+  now?: () => number;
+  /** The channel's own length of a text (after rendering); `text.length` by default. */
+  measure?: (text: string) => number;
+  /** Units kept free below the channel's message limit (default 0). */
+  margin?: number;
+  /** How often the typing indicator is renewed until text shows (default 4 s; platforms clear it after ~5 s). */
+  typingIntervalMs?: number;
+}
+
+export interface StreamReplyResult {
+  /** The answer as delivered: the whole answer, or after a failure or stop the text that had arrived. */
+  delivered: string;
+  /** Messages the answer occupies in the chat. */
+  messages: number;
+  /** Intermediate states that landed (first send, edits or drafts of partial text). */
+  updates: number;
+  /** Milliseconds from the call until the first text was visible. */
+  firstVisibleMs?: number;
+}
+
+/**
+ * Streams an answer into a chat as fast as the channel allows, and guarantees the end. With native drafts the
+ * text streams in a draft and each finished message is persisted with a send; with edits the first text is sent
+ * at once and then edited in place; otherwise only finished messages are sent. Intermediate text is made safe
+ * with {@link safePartialMarkdown} and paced as skippable updates; text past the message limit is finished in
+ * the current message and continues in a new one. Finished messages are paced as finals: never skipped, retried
+ * as plain text on a format refusal, waiting out any rate limit. When `events` throws, the text received so far
+ * is delivered and the error rethrown; when `signal` aborts, the same happens and the call resolves.
+ */
+export function streamReply(options: StreamReplyOptions): Promise<StreamReplyResult> {
+  return new ReplyStream(options).run();
+}
+
+const TYPING_INTERVAL_MS = 4_000;
+/** Room for the markup the partial view adds (a closing fence, emphasis, code ticks) when deciding to roll over. */
+const CLOSING_ALLOWANCE = 16;
+
+type Outcome = { kind: "final"; answer: string } | { kind: "aborted" } | { kind: "failed"; error: unknown };
+
+class ReplyStream {
+  private readonly ctx: SurfaceContext;
+  private readonly caps: ChannelCapabilities;
+  private readonly now: () => number;
+  private readonly measure: (text: string) => number;
+  private readonly margin: number;
+  private readonly updateIntervalMs: number;
+  private readonly startedAt: number;
+  private surface: ReplySurface;
+  /** Everything the deltas carried. */
+  private streamed = "";
+  /** How much of `streamed` is already in finished messages. */
+  private offset = 0;
+  /** Markup reopened at the top of the current message (a code fence, emphasis) after a rollover. */
+  private carry = "";
+  private messages = 0;
+  private updates = 0;
+  private firstVisibleAt: number | undefined;
+  private lastShownAt = Number.NEGATIVE_INFINITY;
+  private readonly ending = new AbortController();
+  private readonly typingDone = new AbortController();
+  private changed = false;
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly options: StreamReplyOptions) {
+    const { channel, target, pacer } = options;
+    this.ctx = { channel, target, pacer, stream: {} };
+    this.caps = channel.capabilities(target);
+    this.now = options.now ?? Date.now;
+    this.measure = options.measure ?? ((text) => text.length);
+    this.margin = options.margin ?? 0;
+    this.startedAt = this.now();
+    const intervals = channel.limits.minUpdateIntervalMs;
+    this.updateIntervalMs = target.isGroup ? intervals.group : intervals.private;
+    this.surface = this.caps.nativeDraft
+      ? new DraftSurface(this.ctx)
+      : this.caps.canEdit
+        ? new EditSurface(this.ctx)
+        : new FinalOnlySurface(this.ctx);
+  }
+
+  async run(): Promise<StreamReplyResult> {
+    const typing = this.keepTyping();
+    const updating = this.surface.kind === "final" ? Promise.resolve() : this.streamUpdates();
+    let outcome: Outcome;
+    try {
+      outcome = await this.consume();
+    } catch (error) {
+      outcome = { kind: "failed", error };
+    }
+    this.ending.abort();
+    this.notify();
+    this.ctx.pacer.drop(this.ctx.target, this.ctx.stream);
+    const complete = outcome.kind === "final";
+    let delivered = this.streamed;
+    let deliveryError: unknown;
+    try {
+      await updating; // a rollover in flight lands (and moves `offset`) before the rest of the answer
+      if (outcome.kind === "final") delivered = this.reconcile(outcome.answer);
+      await this.deliverRest(delivered, complete);
+    } catch (error) {
+      deliveryError = error ?? new Error("delivery failed");
+    } finally {
+      this.typingDone.abort();
+      await typing;
+    }
+    // The upstream failure wins: the caller apologises, and meets any delivery problem again doing so.
+    if (outcome.kind === "failed") throw outcome.error;
+    if (deliveryError !== undefined) throw deliveryError;
+    const result: StreamReplyResult = { delivered, messages: this.messages, updates: this.updates };
+    if (this.firstVisibleAt !== undefined) result.firstVisibleMs = this.firstVisibleAt - this.startedAt;
+    return result;
+  }
+
+  /** Reads events until the final, a failure or the stop signal; deltas wake the updater. */
+  private async consume(): Promise<Outcome> {
+    const { events, signal } = this.options;
+    if (signal?.aborted) return { kind: "aborted" };
+    const iterator = events[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await nextOrAbort(iterator, signal);
+      if (next === ABORTED) {
+        closeQuietly(iterator); // lets the source cancel the upstream generation
+        return { kind: "aborted" };
+      }
+      if (next.done) return { kind: "failed", error: new Error("the answer stream ended without a final event") };
+      const event = next.value;
+      if (event.type === "final") {
+        closeQuietly(iterator);
+        return { kind: "final", answer: event.answer };
+      }
+      this.streamed += event.content;
+      this.notify();
+    }
+  }
+
+  /** The final answer, unless it contradicts text already finished in earlier messages (then the deltas). */
+  private reconcile(answer: string): string {
+    if (answer === "") return this.streamed;
+    return answer.startsWith(this.streamed.slice(0, this.offset)) ? answer : this.streamed;
+  }
+
+  /** Persists what is not yet in a finished message, in as many messages as it takes. */
+  private async deliverRest(text: string, complete: boolean): Promise<void> {
+    const rest = text.slice(this.offset);
+    const remainder = this.carry + (complete ? rest : salvagePartialMarkdown(rest));
+    if (remainder.slice(this.carry.length).trim() === "") return;
+    const pieces = splitMarkdown(remainder, this.splitOptions(0));
+    const quickReplies = complete && this.caps.quickReplies ? this.options.quickReplies : undefined;
+    for (const [k, piece] of pieces.entries()) {
+      await this.surface.persist(piece, k === pieces.length - 1 ? quickReplies : undefined);
+      this.messages += 1;
+      this.visible();
+    }
+  }
+
+  /** Shows the latest text at most once per update interval, rolling over to a new message when full. */
+  private async streamUpdates(): Promise<void> {
+    while (await this.nextChange()) {
+      const wait = this.lastShownAt + this.updateIntervalMs - this.now();
+      if (wait > 0 && !(await nap(wait, this.ending.signal))) return;
+      await this.rolloverWhileFull();
+      if (this.ending.signal.aborted) return;
+      try {
+        if (await this.surface.show(() => this.view())) {
+          this.updates += 1;
+          this.lastShownAt = this.now();
+          this.visible();
+        }
+      } catch (error) {
+        if (!(error instanceof DraftsUnavailable)) throw error;
+        this.surface = this.caps.canEdit ? new EditSurface(this.ctx) : new FinalOnlySurface(this.ctx);
+        if (this.surface.kind === "final") return;
+        this.notify(); // show the text in the new surface right away
+      }
+    }
+  }
+
+  /** Finishes the current message with the first piece while the streamed text no longer fits in it. */
+  private async rolloverWhileFull(): Promise<void> {
+    const limit = this.caps.maxTextLength - this.margin;
+    for (;;) {
+      const current = this.current();
+      if (this.measure(safePartialMarkdown(current)) <= limit) return;
+      const cut = splitOnce(current, { ...this.splitOptions(CLOSING_ALLOWANCE), partial: true });
+      if (!cut) return;
+      await this.surface.persist(cut.head);
+      this.messages += 1;
+      this.visible();
+      this.offset += cut.restStart - this.carry.length;
+      this.carry = cut.reopen;
+      this.lastShownAt = this.now();
+    }
+  }
+
+  /** The current message's partial text as it may be shown, or `undefined` when nothing is showable yet. */
+  private view(): string | undefined {
+    let text = safePartialMarkdown(this.current());
+    // Text that arrived after the rollover check: show what fits, the next round rolls over.
+    text = splitOnce(text, this.splitOptions(0))?.head ?? text;
+    return text === "" ? undefined : text;
+  }
+
+  private current(): string {
+    return this.carry + this.streamed.slice(this.offset);
+  }
+
+  private splitOptions(extraMargin: number) {
+    const { maxTextLength } = this.caps;
+    return {
+      maxLength: maxTextLength,
+      measure: this.measure,
+      margin: this.margin + extraMargin,
+      minCut: this.carry.length,
+    };
+  }
+
+  /** Renews the typing indicator until text is visible; skipped by the pacer whenever the budget is tight. */
+  private async keepTyping(): Promise<void> {
+    const { channel, target, pacer } = this.options;
+    const stop = this.typingDone.signal;
+    const interval = this.options.typingIntervalMs ?? TYPING_INTERVAL_MS;
+    while (!stop.aborted) {
+      await pacer.schedule(target, "typing", () => channel.typing(target)).catch(() => undefined);
+      if (!(await nap(interval, stop))) return;
+    }
+  }
+
+  private visible(): void {
+    if (this.firstVisibleAt !== undefined) return;
+    this.firstVisibleAt = this.now();
+    this.typingDone.abort();
+    try {
+      this.options.onFirstText?.(this.firstVisibleAt - this.startedAt);
+    } catch {
+      // A metrics callback must not cost the user the answer.
+    }
+  }
+
+  /** Resolves true on new text, false once the stream has ended. */
+  private nextChange(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.ending.signal.aborted) resolve(false);
+        else if (this.changed) {
+          this.changed = false;
+          resolve(true);
+        } else this.wake = check;
+      };
+      check();
+    });
+  }
+
+  private notify(): void {
+    this.changed = true;
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}

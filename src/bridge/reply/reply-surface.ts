@@ -1,0 +1,200 @@
+import { DEFAULT_RETRY, retryDelay, sleep } from "../../client/retry.js";
+import { type Channel, ChannelError, type ChannelErrorKind, type SentMessage, type TextFormat } from "../channel.js";
+import type { ReplyTarget } from "../inbound.js";
+import type { Pacer } from "./pacer.js";
+
+/** What every surface needs: where to write, and the pacer and stream key the calls go through. */
+export interface SurfaceContext {
+  channel: Channel;
+  target: ReplyTarget;
+  pacer: Pacer;
+  /** Identifies this answer to the pacer, so a newer update or the final replaces a pending update. */
+  stream: object;
+}
+
+/**
+ * Where a streamed answer becomes visible: a native draft, a message edited as it grows, or only final
+ * messages. A WhatsApp-style block streamer (several final messages while the answer streams) fits here too.
+ */
+export interface ReplySurface {
+  readonly kind: "draft" | "edit" | "final";
+  /**
+   * Shows intermediate text, read from `text` only when the call runs (a delayed update never shows stale text;
+   * `undefined` means nothing new). Resolves true when the text landed, false when skipped or failed.
+   */
+  show(text: () => string | undefined): Promise<boolean>;
+  /** Persists one finished message, whatever the wait; the next `show` starts a new message. */
+  persist(text: string, quickReplies?: string[]): Promise<void>;
+}
+
+/** Native drafts failed for a reason plain text will not fix: stream with another surface. */
+export class DraftsUnavailable extends Error {
+  override readonly name = "DraftsUnavailable";
+}
+
+/** How often a final that failed with a network or server error is tried again. */
+const TRANSIENT_ATTEMPTS = 4;
+
+/** True when `error` is a {@link ChannelError} of one of `kinds`. */
+export function isChannelError(error: unknown, ...kinds: ChannelErrorKind[]): error is ChannelError {
+  return error instanceof ChannelError && kinds.includes(error.kind);
+}
+
+/**
+ * Lands a final call: the pacer waits out rate limits, a refused format is retried as plain text (the same text),
+ * network and server errors are retried with backoff. Other errors (`rejected`) are thrown.
+ */
+export async function landFinal<T>(ctx: SurfaceContext, call: (format: TextFormat) => Promise<T>): Promise<T> {
+  let format: TextFormat = "markdown";
+  for (let failures = 0; ; ) {
+    try {
+      return await ctx.pacer.schedule(ctx.target, "final", () => call(format), ctx.stream);
+    } catch (error) {
+      if (isChannelError(error, "format") && format === "markdown") format = "plain";
+      else if (isChannelError(error, "transient") && ++failures < TRANSIENT_ATTEMPTS) {
+        await sleep(retryDelay(DEFAULT_RETRY, failures - 1, error.retryAfterMs));
+      } else throw error;
+    }
+  }
+}
+
+/**
+ * Tries an update through the pacer, retrying once as plain text on a format refusal. `call` returns false when
+ * it had nothing to show. Resolves whether something landed; errors other than `format` are thrown.
+ */
+async function tryUpdate(
+  ctx: SurfaceContext,
+  first: TextFormat,
+  call: (format: TextFormat) => Promise<boolean>,
+): Promise<boolean> {
+  try {
+    return (await ctx.pacer.schedule(ctx.target, "update", () => call(first), ctx.stream)) === true;
+  } catch (error) {
+    if (!isChannelError(error, "format") || first === "plain") throw error;
+    return (await ctx.pacer.schedule(ctx.target, "update", () => call("plain"), ctx.stream)) === true;
+  }
+}
+
+/** Telegram-style edit loop: the first text is sent at once, later text edits that message. */
+export class EditSurface implements ReplySurface {
+  readonly kind = "edit";
+  private message: SentMessage | undefined;
+  private shown = "";
+  /** The chat refused an update (message deleted, bot blocked): stop updating, the final decides. */
+  private refused = false;
+  /** Partial text was refused as markdown: later updates of this answer go as plain text (the final does not). */
+  private plain = false;
+
+  constructor(private readonly ctx: SurfaceContext) {}
+
+  async show(text: () => string | undefined): Promise<boolean> {
+    if (this.refused) return false;
+    const { channel, target } = this.ctx;
+    try {
+      return await tryUpdate(this.ctx, this.plain ? "plain" : "markdown", async (format) => {
+        const next = text();
+        if (next === undefined || next === this.shown) return false;
+        if (this.message) await editAllowingSame(channel, target, this.message, next, format);
+        else this.message = await channel.send(target, { text: next, format });
+        if (format === "plain") this.plain = true;
+        this.shown = next;
+        return true;
+      });
+    } catch (error) {
+      if (isChannelError(error, "rejected")) this.refused = true;
+      return false; // intermediate text is best-effort; the final is not
+    }
+  }
+
+  async persist(text: string, quickReplies?: string[]): Promise<void> {
+    const { channel, target } = this.ctx;
+    const message = this.message;
+    this.message = undefined;
+    this.shown = "";
+    if (message) {
+      try {
+        await landFinal(this.ctx, (format) => editAllowingSame(channel, target, message, text, format, quickReplies));
+        return;
+      } catch (error) {
+        // The message cannot be edited any more (deleted, too old): the answer goes in a new one.
+        if (!isChannelError(error, "rejected")) throw error;
+      }
+    }
+    await landFinal(this.ctx, (format) => channel.send(target, { text, format, quickReplies }));
+  }
+}
+
+/** Native drafts (Telegram sendMessageDraft): ephemeral, so every finished message is persisted with a send. */
+export class DraftSurface implements ReplySurface {
+  readonly kind = "draft";
+  private draftId = nextDraftId();
+  private shown = "";
+  /** A draft was refused as markdown: the rest of this answer's drafts go as plain text. */
+  private plain = false;
+
+  constructor(private readonly ctx: SurfaceContext) {}
+
+  async show(text: () => string | undefined): Promise<boolean> {
+    const { channel, target } = this.ctx;
+    try {
+      return await tryUpdate(this.ctx, this.plain ? "plain" : "markdown", async (format) => {
+        const next = text();
+        if (next === undefined || next === this.shown) return false;
+        await channel.draft(target, this.draftId, { text: next, format });
+        if (format === "plain") this.plain = true;
+        this.shown = next;
+        return true;
+      });
+    } catch (error) {
+      throw new DraftsUnavailable("native drafts failed", { cause: error });
+    }
+  }
+
+  async persist(text: string, quickReplies?: string[]): Promise<void> {
+    const { channel, target } = this.ctx;
+    await landFinal(this.ctx, (format) => channel.send(target, { text, format, quickReplies }));
+    // The next message streams in a new draft; the persisted message replaces this one on screen.
+    this.draftId = nextDraftId();
+    this.shown = "";
+  }
+}
+
+/** Channels that cannot edit (WhatsApp): nothing streams, finished messages are sent. */
+export class FinalOnlySurface implements ReplySurface {
+  readonly kind = "final";
+
+  constructor(private readonly ctx: SurfaceContext) {}
+
+  async show(): Promise<boolean> {
+    return false;
+  }
+
+  async persist(text: string, quickReplies?: string[]): Promise<void> {
+    const { channel, target } = this.ctx;
+    await landFinal(this.ctx, (format) => channel.send(target, { text, format, quickReplies }));
+  }
+}
+
+/** An edit that would not change the message counts as done ("message is not modified"). */
+async function editAllowingSame(
+  channel: Channel,
+  target: ReplyTarget,
+  message: SentMessage,
+  text: string,
+  format: TextFormat,
+  quickReplies?: string[],
+): Promise<void> {
+  try {
+    await channel.edit(target, message, { text, format, quickReplies });
+  } catch (error) {
+    if (!isChannelError(error, "not_modified")) throw error;
+  }
+}
+
+let lastDraftId = Math.floor(Math.random() * 2 ** 30);
+
+/** Draft ids are non-zero and distinct per streamed message (a new id replaces the draft on screen). */
+function nextDraftId(): number {
+  lastDraftId = (lastDraftId % (2 ** 31 - 1)) + 1;
+  return lastDraftId;
+}

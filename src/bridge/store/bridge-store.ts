@@ -1,0 +1,64 @@
+import type Keyv from "keyv";
+import { openMemoryStore } from "./memory-store.js";
+import { openRedisStore } from "./redis-store.js";
+import { openSqliteStore } from "./sqlite-store.js";
+import { parseStoreUrl } from "./store-url.js";
+
+/**
+ * Where the bridge keeps its state: conversation → session ids and other small values in Keyv, and the
+ * at-most-once record of processed platform events. One interface over SQLite, Redis and memory.
+ */
+export interface BridgeStore {
+  /**
+   * Keyv for plain key/value state (sessions etc.), namespaced. Its operations reject when the backend fails;
+   * background failures (a Redis reconnect, a failed SQLite sweep) are emitted as its "error" event.
+   */
+  readonly keyv: Keyv;
+  /** Atomically records `key` unless present; true when this call recorded it (first time). */
+  claimOnce(key: string, ttlMs: number): Promise<boolean>;
+  /** Releases a claim (e.g. when processing failed before anything was sent and a retry should be allowed). */
+  release(key: string): Promise<void>;
+  /** Cheap round trip for readiness checks. */
+  ping(): Promise<void>;
+  /** Flushes and closes connections/files. */
+  close(): Promise<void>;
+  /** Human description without secrets, e.g. "sqlite:/data/bridge.db", "redis://127.0.0.1:6379", "memory". */
+  readonly description: string;
+}
+
+/** What {@link openBridgeStore} opens. */
+export interface OpenBridgeStoreOptions {
+  /** STORE_URL: unset for `<dataDir>/bridge.db`, `sqlite://…`, `redis://…`, `rediss://…` or `memory://`. */
+  url?: string | undefined;
+  /** DATA_DIR: holds the default SQLite file and relative `sqlite://` paths. */
+  dataDir: string;
+  /**
+   * Prefix of every key and claim (default "chatbridge"), so several bridges — or test runs — can share one
+   * Redis or SQLite file without seeing each other's state.
+   */
+  namespace?: string | undefined;
+}
+
+/** The namespace when none is given. */
+export const DEFAULT_STORE_NAMESPACE = "chatbridge";
+
+/**
+ * Opens the store that STORE_URL names. Rejects with an error naming STORE_URL when the URL is not one of the
+ * accepted forms, and when Redis cannot be reached.
+ */
+export async function openBridgeStore(options: OpenBridgeStoreOptions): Promise<BridgeStore> {
+  const location = parseStoreUrl(options.url, options.dataDir);
+  const namespace = options.namespace ?? DEFAULT_STORE_NAMESPACE;
+  // Keyv strips its prefix up to the first ":" and Redis SCAN reads "*?[" as patterns, so neither may appear.
+  if (!/^[A-Za-z0-9_-]+$/.test(namespace)) {
+    throw new Error(`the store namespace ${JSON.stringify(namespace)} may hold only letters, digits, "_" and "-"`);
+  }
+  switch (location.kind) {
+    case "sqlite":
+      return openSqliteStore(location.file, namespace);
+    case "redis":
+      return openRedisStore(location.url, location.description, namespace);
+    case "memory":
+      return openMemoryStore(namespace);
+  }
+}

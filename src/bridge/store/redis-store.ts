@@ -1,0 +1,101 @@
+import KeyvRedis, { createClient, Keyv, type RedisClientConnectionType, type RedisClientType } from "@keyv/redis";
+import type { BridgeStore } from "./bridge-store.js";
+import { claimTtlMs } from "./claim-ttl.js";
+
+/** Longest wait for the TCP (and TLS) connection, at startup and on each reconnect. */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** Upper bound of the pause between reconnect attempts after the connection drops. */
+const MAX_RECONNECT_DELAY_MS = 2_000;
+
+/**
+ * The bridge's state in Redis, shared by every bridge process that uses the same URL and namespace. Values live
+ * at `<namespace>::<key>` (@keyv/redis's layout) and claims at `<namespace>:claim:<key>`, so `keyv.clear()`
+ * never drops the dedup records. Rejects when Redis cannot be reached or refuses the credentials.
+ */
+export async function openRedisStore(url: string, description: string, namespace: string): Promise<BridgeStore> {
+  let connected = false;
+  const client: RedisClientType = createClient({
+    url,
+    // Shown by CLIENT LIST, so an operator can tell the bridge's connections apart.
+    name: namespace,
+    // While the connection is down, commands fail at once instead of queueing: the webhook gets an error and the
+    // platform delivers the event again, rather than a request hanging until Redis returns.
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      // At startup a wrong host or password should stop the bridge with the reason, not retry forever; once it
+      // has been connected, a dropped connection is retried with backoff.
+      reconnectStrategy: (retries, cause) => (connected ? Math.min(100 * 2 ** retries, MAX_RECONNECT_DELAY_MS) : cause),
+    },
+  });
+  // The adapter listens to the client's "error" events (without a listener they would end the process) and Keyv
+  // passes them on as its own.
+  const adapter = new ClosableKeyvRedis(client, { namespace, throwOnErrors: true });
+  const keyv = new Keyv({ store: adapter, namespace, useKeyPrefix: false, throwOnErrors: true });
+  try {
+    await client.connect();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`cannot connect to the Redis of STORE_URL (${description}): ${reason}`, { cause: error });
+  }
+  connected = true;
+  return new RedisBridgeStore(client, adapter, keyv, description, namespace);
+}
+
+/**
+ * KeyvRedis opens the connection again for any operation after a close, which would leave a socket keeping the
+ * process alive during shutdown; once the store is closed its operations must fail instead.
+ */
+class ClosableKeyvRedis extends KeyvRedis<string> {
+  closed = false;
+
+  override async getClient(): Promise<RedisClientConnectionType> {
+    if (this.closed) throw new Error("the Redis store is closed");
+    return super.getClient();
+  }
+}
+
+class RedisBridgeStore implements BridgeStore {
+  readonly #client: RedisClientType;
+  readonly #adapter: ClosableKeyvRedis;
+  readonly #namespace: string;
+
+  constructor(
+    client: RedisClientType,
+    adapter: ClosableKeyvRedis,
+    readonly keyv: Keyv,
+    readonly description: string,
+    namespace: string,
+  ) {
+    this.#client = client;
+    this.#adapter = adapter;
+    this.#namespace = namespace;
+  }
+
+  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    // SET NX is atomic on the server, so exactly one caller wins across all processes; PX expires the claim.
+    const reply = await this.#client.set(this.#claimKey(key), "1", {
+      condition: "NX",
+      expiration: { type: "PX", value: claimTtlMs(ttlMs) },
+    });
+    return reply !== null;
+  }
+
+  async release(key: string): Promise<void> {
+    await this.#client.del(this.#claimKey(key));
+  }
+
+  async ping(): Promise<void> {
+    await this.#client.ping();
+  }
+
+  async close(): Promise<void> {
+    this.#adapter.closed = true;
+    // close() lets commands already sent finish before the connection ends.
+    if (this.#client.isOpen) await this.#client.close();
+  }
+
+  #claimKey(key: string): string {
+    return `${this.#namespace}:claim:${key}`;
+  }
+}

@@ -1,0 +1,104 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import Keyv from "keyv";
+import type { BridgeStore } from "./bridge-store.js";
+import { claimTtlMs } from "./claim-ttl.js";
+import { SqliteKeyvAdapter } from "./sqlite-keyv-adapter.js";
+
+/** How often expired rows are deleted; until then they already read as absent, so this only bounds the file. */
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * The bridge's state in a SQLite file (created with its directory if missing). Several processes may open the
+ * same file: claims are single statements under SQLite's write lock, so exactly one of them wins.
+ */
+export function openSqliteStore(file: string, namespace: string): BridgeStore {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const db = new SQLite(file);
+  try {
+    return new SqliteBridgeStore(db, `sqlite:${file}`, namespace);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+class SqliteBridgeStore implements BridgeStore {
+  readonly keyv: Keyv;
+  readonly description: string;
+  readonly #db: SQLite.Database;
+  readonly #adapter: SqliteKeyvAdapter;
+  readonly #namespace: string;
+  readonly #claim: SQLite.Statement<{ key: string; expires: number; now: number }>;
+  readonly #release: SQLite.Statement<[string]>;
+  readonly #deleteExpiredClaims: SQLite.Statement<[number]>;
+  readonly #ping: SQLite.Statement<[]>;
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(db: SQLite.Database, description: string, namespace: string) {
+    this.#db = db;
+    this.description = description;
+    this.#namespace = namespace;
+    // WAL lets readers run while a write commits; NORMAL syncs at checkpoints only, which WAL keeps consistent.
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    // Another process holding the write lock (a second bridge on the same file) is waited for instead of failing.
+    db.pragma("busy_timeout = 5000");
+    this.#adapter = new SqliteKeyvAdapter(db, description);
+    // Store errors reject the caller's promise: a lost session or a failed write must not look like "no value".
+    this.keyv = new Keyv({ store: this.#adapter, namespace, throwOnErrors: true });
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS bridge_claims (key TEXT PRIMARY KEY, expires INTEGER NOT NULL) STRICT, WITHOUT ROWID",
+    );
+    // One statement, so atomic: it inserts a new claim or takes over an expired one, and changes nothing (0 rows)
+    // while a live claim exists.
+    this.#claim = db.prepare(
+      `INSERT INTO bridge_claims (key, expires) VALUES (@key, @expires)
+       ON CONFLICT (key) DO UPDATE SET expires = excluded.expires WHERE bridge_claims.expires <= @now`,
+    );
+    this.#release = db.prepare("DELETE FROM bridge_claims WHERE key = ?");
+    this.#deleteExpiredClaims = db.prepare("DELETE FROM bridge_claims WHERE expires <= ?");
+    this.#ping = db.prepare("SELECT 1");
+    // Sweeping at open removes what expired while the bridge was down.
+    this.#sweep();
+    this.#sweeper = setInterval(() => this.#sweep(), SWEEP_INTERVAL_MS);
+    // The sweep never keeps the process alive on its own.
+    this.#sweeper.unref();
+  }
+
+  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    return this.#claim.run({ key: this.#claimKey(key), expires: now + claimTtlMs(ttlMs), now }).changes > 0;
+  }
+
+  async release(key: string): Promise<void> {
+    this.#release.run(this.#claimKey(key));
+  }
+
+  async ping(): Promise<void> {
+    this.#ping.get();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    // Closing the last connection checkpoints the WAL into the database file.
+    if (this.#db.open) this.#db.close();
+  }
+
+  #claimKey(key: string): string {
+    return `${this.#namespace}:${key}`;
+  }
+
+  #sweep(): void {
+    // A failed sweep (the file is locked for long, the disk is full) is reported and retried at the next
+    // interval; reads skip expired rows meanwhile.
+    try {
+      const now = Date.now();
+      this.#adapter.deleteExpired(now);
+      this.#deleteExpiredClaims.run(now);
+    } catch (error) {
+      this.keyv.emit("error", error);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { once } from "node:events";
+import { loadConfig } from "../config.js";
+import { createLogger } from "../log.js";
+import { openEmbeddedApi, serveApi, shutdownApi } from "../server/embedded-api.js";
+import { type CommandIo, EXIT } from "./io.js";
+import { API_HELP } from "./usage.js";
+
+/** Shows the start and end of a key, enough to recognise it. */
+export const masked = (key: string) => `${key.slice(0, 6)}…${key.slice(-4)}`;
+
+/**
+ * `chatbridge api`: the self-hosted chatbot API alone on PORT, until SIGTERM/SIGINT. The demo's keys are
+ * printed in full only when the demo is created; later starts show them masked (`chatbridge keys demo`
+ * prints them again).
+ */
+export async function api(args: string[], io: CommandIo): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    io.stdout.write(`${API_HELP}\n`);
+    return EXIT.ok;
+  }
+  const config = loadConfig(io.env, { envFile: io.envFile });
+  const log = createLogger(config.logLevel);
+  const embedded = await openEmbeddedApi(config, log);
+  const { server, url } = await serveApi(embedded, { port: config.port });
+  const { workspace, chatbot, created } = embedded.demo;
+  const show = created ? (key: string) => key : masked;
+  io.stdout.write(
+    [
+      `chatbridge api: the chatbot API listens on ${url.replace("127.0.0.1", "0.0.0.0")}/chat (data in ${config.databaseUrl ? "PostgreSQL" : config.dataDir})`,
+      `  ${created ? "created the demo" : "demo"}: chatbot ${chatbot.serialNumber} · secret key ${show(workspace.secretKey)} · session key ${show(workspace.sessionKey)}`,
+      ...(created ? [] : ["  (chatbridge keys demo prints the keys in full)"]),
+      "",
+    ].join("\n"),
+  );
+  await Promise.race([once(io.signals, "terminate"), once(io.signals, "interrupt")]);
+  log.info("stopping: finishing in-flight answers");
+  await shutdownApi(server, embedded);
+  return EXIT.ok;
+}

@@ -1,0 +1,59 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ConfigError } from "../config.js";
+import { api } from "./api.js";
+import { ask } from "./ask.js";
+import { type CommandIo, EXIT, UsageError } from "./io.js";
+import { keys } from "./keys.js";
+import { start } from "./start.js";
+import { MAIN_HELP } from "./usage.js";
+
+/** The package version, found by walking up from this file (it runs from src/ under tsx, dist/src/ when built). */
+function version(): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, "package.json");
+    if (existsSync(file)) return String(JSON.parse(readFileSync(file, "utf8")).version);
+  }
+  return "unknown";
+}
+
+/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+export async function run(argv: string[], io: CommandIo): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.stdout.write(`${MAIN_HELP}\n`);
+        return command === undefined ? EXIT.usage : EXIT.ok;
+      case "--version":
+      case "-v":
+        io.stdout.write(`${version()}\n`);
+        return EXIT.ok;
+      case "ask":
+        return await ask(args, io);
+      case "start":
+        return await start(args, io);
+      case "api":
+        return await api(args, io);
+      case "keys":
+        return await keys(args, io);
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}; see chatbridge --help`);
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      for (const problem of error.problems) io.stderr.write(`chatbridge: ${problem}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      io.stderr.write(`chatbridge: ${(error as Error).message}\n`);
+      return EXIT.usage;
+    }
+    io.stderr.write(`chatbridge: unexpected failure: ${(error as Error)?.stack ?? String(error)}\n`);
+    return EXIT.failure;
+  }
+}

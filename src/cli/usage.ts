@@ -1,0 +1,58 @@
+/** `chatbridge --help`. */
+export const MAIN_HELP = `chatbridge — connects Telegram, Slack, WhatsApp and a web chat to AI chatbots.
+
+Usage: chatbridge <command> [options]
+
+Commands:
+  ask [question]   chat with the configured chatbot in the terminal (checks your credentials)
+  start            run the bridge (what npm start runs)
+  api              run the self-hosted chatbot API server alone
+  keys create      create a workspace and print its keys as JSON ({"secretKey","sessionKey"})
+  keys demo        print the embedded demo's keys and chatbot serial number as JSON
+
+Options:
+  -h, --help       show help (also: chatbridge <command> --help)
+  -v, --version    show the version
+
+Configuration comes from environment variables (and a .env file in the working directory);
+see README.md or .env.example for the list.
+Exit codes: 0 ok, 1 runtime failure, 2 bad usage or configuration, 130 stopped with Ctrl-C.`;
+
+/** `chatbridge ask --help`. */
+export const ASK_HELP = `Usage: chatbridge ask [options] [question...]
+
+Asks the configured chatbot and streams the answer to stdout as it arrives; token usage goes to stderr.
+Without a question it reads one from piped stdin, or opens an interactive chat in a terminal
+(Ctrl-C stops an answer; Ctrl-C or Ctrl-D at the prompt quits).
+
+Options:
+  --session <id>    reuse an existing chat session instead of creating one
+  --serial <id>     the chatbot to ask (default: CHATBOT_SERIAL_NUMBER)
+  --json            print one JSON object per answer instead of streaming text:
+                    {"sessionId","questionId","answerId","answer","totalToken","noAnswer"}
+  -h, --help        show this help
+
+Uses CHATBOT_API_URL, CHATBOT_API_KEY and CHATBOT_SERIAL_NUMBER.`;
+
+/** Help of the commands that arrive with later features. */
+export const START_HELP = `Usage: chatbridge start
+
+Runs the bridge on PORT: the web chat at /, the webhooks of the enabled channels (/webhooks/<channel>),
+/healthz, /readyz, /metrics and, unless CHATBOT_API_URL is set, the embedded chatbot API under /chat.
+The banner lists each channel as enabled or disabled (naming what is missing). SIGTERM or Ctrl-C stops
+accepting, lets the answers under way finish (10 s at most; then they end with the text shown so far),
+and exits 0.`;
+
+export const API_HELP = `Usage: chatbridge api
+
+Runs the self-hosted chatbot API server alone on PORT (operations under /chat, health at /healthz), with its
+data in DATA_DIR (SQLite) or DATABASE_URL (PostgreSQL). On the first start it creates a demo workspace with a
+chatbot and about fifty listings, and prints their keys. SIGTERM or Ctrl-C stops it cleanly.`;
+
+/** `chatbridge keys --help`. */
+export const KEYS_HELP = `Usage: chatbridge keys create [--name <name>]
+       chatbridge keys demo
+
+create  makes a workspace in the embedded server's store and prints one JSON line:
+        {"secretKey":"…","sessionKey":"…"}
+demo    prints the demo workspace's keys and chatbot: {"secretKey","sessionKey","serialNumber"}`;

@@ -1,0 +1,224 @@
+import { Agent, type Dispatcher } from "undici";
+import type { AnswerEvent } from "./answer-events.js";
+import { unwrapEnvelope } from "./envelope.js";
+import { ChatbotApiError } from "./errors.js";
+import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelay, sleep } from "./retry.js";
+import { decodeAnswerStream } from "./stream/decode-answer-stream.js";
+import { transportError, wasNeverSent } from "./transport-errors.js";
+
+/** Which credential an operation sends. `every` sends all configured ones (the spec contradicts itself there). */
+export type Credential = "secret" | "session" | "every";
+
+/** One operation of the API: where it lives and whether repeating it is harmless. */
+export interface Operation {
+  /** Name used in errors and logs, e.g. `ClientAsk`. */
+  name: string;
+  method: "GET" | "POST";
+  path: string;
+  credential: Credential;
+  /** Reads may be retried after any transient failure; writes only when the request never left. */
+  idempotent: boolean;
+}
+
+/** How to reach the API. */
+export interface TransportOptions {
+  /** Base URL without trailing slash; may carry a path prefix. */
+  baseUrl: string;
+  apiKey?: string | undefined;
+  sessionKey?: string | undefined;
+  /** Longest wait for response headers, and between two body chunks (a stalled stream). */
+  timeoutMs: number;
+  connectTimeoutMs?: number;
+  retry?: RetryPolicy;
+  /** An undici dispatcher to use instead of the transport's own keep-alive agent. */
+  dispatcher?: Dispatcher;
+  /** Largest envelope body accepted, in bytes (default 64 MiB). */
+  maxResponseBytes?: number;
+}
+
+const USER_AGENT = "chatbridge/0.1";
+/** A `Retry-After` longer than this is not waited for: the caller hears about it instead. */
+const LONGEST_RETRY_WAIT_MS = 30_000;
+
+async function readText(operation: string, body: Dispatcher.ResponseData["body"], cap: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > cap) {
+      body.destroy();
+      throw new ChatbotApiError({ operation, kind: "malformed", message: `the response exceeds ${cap} bytes` });
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * HTTP for the chatbot API client: credentials, timeouts, keep-alive, retries where they cannot duplicate
+ * work, and errors turned into {@link ChatbotApiError}.
+ */
+export class ApiTransport {
+  readonly #options: TransportOptions;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #base: URL;
+  readonly #retry: RetryPolicy;
+  readonly #cap: number;
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+    this.#base = new URL(options.baseUrl);
+    this.#retry = options.retry ?? DEFAULT_RETRY;
+    this.#cap = options.maxResponseBytes ?? 64 * 1024 * 1024;
+    this.#ownsDispatcher = !options.dispatcher;
+    this.#dispatcher =
+      options.dispatcher ??
+      new Agent({
+        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+        keepAliveTimeout: 30_000,
+        connections: 128,
+      });
+  }
+
+  /** Performs an operation and returns the envelope's `Data`. */
+  async call(operation: Operation, body: unknown, signal?: AbortSignal): Promise<unknown> {
+    return this.#withRetry(operation, signal, async () => {
+      const response = await this.#send(operation, body, signal, "application/json");
+      const text = await readText(operation.name, response.body, this.#cap);
+      return unwrapEnvelope(operation.name, response.statusCode, text, {
+        retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
+      });
+    });
+  }
+
+  /**
+   * Performs a streamed operation and yields its answer events. Only the opening of the request is retried
+   * (and only when it never reached the server); leaving the loop early closes the connection, which tells
+   * the server to stop generating.
+   */
+  async *stream(operation: Operation, body: unknown, signal?: AbortSignal): AsyncGenerator<AnswerEvent> {
+    const response = await this.#withRetry(operation, signal, async () => {
+      const response = await this.#send(operation, body, signal, "text/event-stream, application/json");
+      if (response.statusCode >= 200 && response.statusCode <= 299) return response;
+      const text = await readText(operation.name, response.body, this.#cap);
+      unwrapEnvelope(operation.name, response.statusCode, text, {
+        retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
+      });
+      throw new ChatbotApiError({
+        operation: operation.name,
+        kind: "http",
+        status: response.statusCode,
+        message: `HTTP ${response.statusCode}`,
+      });
+    });
+    const contentType = String(response.headers["content-type"] ?? "");
+    try {
+      yield* decodeAnswerStream(response.body, { operation: operation.name, signal, contentType });
+    } finally {
+      response.body.destroy();
+    }
+  }
+
+  /** PUTs bytes to a pre-signed upload URL. No API credential is sent: the URL may belong to another host. */
+  async put(url: string, bytes: Uint8Array, contentType: string, signal?: AbortSignal): Promise<void> {
+    const operation: Operation = {
+      name: "UploadFile",
+      method: "POST",
+      path: "",
+      credential: "every",
+      idempotent: true,
+    };
+    const target = new URL(url);
+    await this.#withRetry(operation, signal, async () => {
+      const response = await this.#dispatcher.request({
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method: "PUT",
+        headers: { "content-type": contentType, "user-agent": USER_AGENT },
+        body: bytes,
+        signal,
+        headersTimeout: this.#options.timeoutMs,
+        bodyTimeout: this.#options.timeoutMs,
+      });
+      const text = await readText(operation.name, response.body, this.#cap);
+      if (response.statusCode < 200 || response.statusCode > 299) {
+        throw new ChatbotApiError({
+          operation: operation.name,
+          kind: "http",
+          status: response.statusCode,
+          retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
+          message: `the upload URL answered HTTP ${response.statusCode}${text ? `: ${text.slice(0, 120)}` : ""}`,
+        });
+      }
+    });
+  }
+
+  /** Closes idle keep-alive connections (only those of the transport's own agent). */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  #headers(operation: Operation, accept: string): Record<string, string> {
+    const { apiKey, sessionKey } = this.#options;
+    const headers: Record<string, string> = { accept, "user-agent": USER_AGENT };
+    if (operation.method === "POST") headers["content-type"] = "application/json";
+    const secret = operation.credential !== "session" ? apiKey : undefined;
+    const session = operation.credential !== "secret" ? sessionKey : undefined;
+    if (secret) headers.authorization = secret;
+    if (session) headers["chatrobot-sessionkey"] = session;
+    if (!secret && !session) {
+      const needed =
+        operation.credential === "session"
+          ? "the session key (CHATBOT_SESSION_KEY)"
+          : operation.credential === "secret"
+            ? "the secret key (CHATBOT_API_KEY)"
+            : "the secret key (CHATBOT_API_KEY) or the session key (CHATBOT_SESSION_KEY)";
+      throw new ChatbotApiError({
+        operation: operation.name,
+        kind: "config",
+        message: `needs ${needed}, which is not configured`,
+      });
+    }
+    return headers;
+  }
+
+  #send(operation: Operation, body: unknown, signal: AbortSignal | undefined, accept: string) {
+    return this.#dispatcher.request({
+      origin: this.#base.origin,
+      path: `${this.#base.pathname.replace(/\/$/, "")}${operation.path}`,
+      method: operation.method,
+      headers: this.#headers(operation, accept),
+      body: operation.method === "POST" ? JSON.stringify(body ?? {}) : null,
+      signal,
+      headersTimeout: this.#options.timeoutMs,
+      bodyTimeout: this.#options.timeoutMs,
+    });
+  }
+
+  async #withRetry<T>(operation: Operation, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await attempt();
+      } catch (raw) {
+        const error = transportError(operation.name, raw, { signal });
+        const retryable = wasNeverSent(raw) || (operation.idempotent && isTransient(error));
+        const wait = retryDelay(this.#retry, tries - 1, error.retryAfterMs);
+        if (!retryable || tries >= this.#retry.attempts || wait > LONGEST_RETRY_WAIT_MS) throw error;
+        try {
+          await sleep(wait, signal);
+        } catch (reason) {
+          throw transportError(operation.name, reason, { signal });
+        }
+      }
+    }
+  }
+}
+
+/** Failures worth repeating a read for: the network, timeouts, 429 and 5xx (as HTTP status or envelope Code). */
+function isTransient(error: ChatbotApiError): boolean {
+  if (error.kind === "timeout" || error.kind === "connection") return true;
+  if (error.kind !== "http" && error.kind !== "envelope") return false;
+  const status = error.status !== undefined && error.status >= 400 ? error.status : (error.code ?? 0);
+  return status === 429 || status >= 500;
+}

@@ -1,0 +1,285 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseEnv } from "node:util";
+import { z } from "zod";
+
+/** pino levels accepted by `LOG_LEVEL`. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Everything chatbridge reads from the environment, validated and typed. */
+export interface Config {
+  /** Port of the single HTTP server. */
+  port: number;
+  /** Absolute path where embedded data (database, files, store) lives. */
+  dataDir: string;
+  logLevel: LogLevel;
+  chatbotApi: {
+    /** Base URL of the chatbot API without a trailing slash; undefined = the embedded server. */
+    url: string | undefined;
+    /** Secret key sent as `Authorization`; undefined = the embedded demo workspace's. */
+    apiKey: string | undefined;
+    /** Session key sent as `chatrobot-sessionkey`; undefined = the embedded demo workspace's. */
+    sessionKey: string | undefined;
+    /** The chatbot that answers; undefined = the embedded demo chatbot. */
+    serialNumber: string | undefined;
+    /** Longest wait for the API's response headers, and for the next bytes of a body. */
+    timeoutMs: number;
+    /** Path of the third upload step ("mark the upload as successful"), which the hosted docs do not show. */
+    uploadConfirmPath: string;
+  };
+  /** PostgreSQL URL for the embedded server's data; undefined = a SQLite file in `dataDir`. */
+  databaseUrl: string | undefined;
+  /** The bridge between the channels and the chatbot. */
+  bridge: BridgeConfig;
+  /** The Telegram channel; enabled when `botToken` is set. */
+  telegram: {
+    botToken: string | undefined;
+    webhookSecret: string | undefined;
+    apiRoot: string;
+    mode: "webhook" | "polling";
+  };
+  /** An OpenAI-compatible provider for the embedded server; undefined fields = not configured. */
+  llm: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string | undefined;
+  };
+}
+
+/** How the bridge keeps conversations and answers. */
+export interface BridgeConfig {
+  /** `redis://…`, `memory://`, or undefined for a SQLite file in `dataDir`. */
+  storeUrl: string | undefined;
+  /** Public base URL of this server (webhooks, upload links), without trailing slash. */
+  publicUrl: string | undefined;
+  /** In groups, one chatbot session per thread, or per user within the thread. */
+  groupSessionScope: "thread" | "user";
+  /** A conversation idle this long starts a new session; 0 = never. */
+  sessionIdleMs: number;
+  /** A word that, sent alone, starts a new session like `/reset` does. */
+  resetKeyword: string | undefined;
+  /** Messages arriving while an answer streams: answered one by one, or merged into one question. */
+  queueMode: "queue" | "merge";
+  /** Longest wait for the chatbot's answer to complete. */
+  answerTimeoutMs: number;
+  /** What the user reads when the chatbot fails. */
+  apologyText: string;
+  /** The greeting when the chatbot's WelcomeMessage cannot be read (the hosted platform has no such operation). */
+  welcomeText: string;
+}
+
+/** Stops the program: one line per bad variable, naming it, its value (secrets masked) and the fix. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+  }
+}
+
+interface Variable<T> {
+  schema: z.ZodType<T>;
+  /** What a valid value looks like, completing "set NAME to …". */
+  fix: string;
+  secret?: boolean;
+}
+
+const optionalText = (fix: string, secret = false): Variable<string | undefined> => ({
+  schema: z.string().trim().min(1).optional(),
+  fix,
+  secret,
+});
+
+const httpUrl = z
+  .url({ protocol: /^https?$/ })
+  .transform((url) => url.replace(/\/+$/, ""))
+  .optional();
+
+const apiPath = z
+  .string()
+  .regex(/^\/[\w\-./]*$/, "must be a path starting with /")
+  .default("/chat/User/UploadSuccess");
+
+/** The contract: every variable chatbridge reads. Later features add theirs here. */
+const VARIABLES = {
+  PORT: {
+    schema: z.coerce.number().int().min(1).max(65535).default(3000),
+    fix: "a whole number from 1 to 65535 (default 3000)",
+  },
+  DATA_DIR: { schema: z.string().trim().min(1).default("./data"), fix: "a directory path (default ./data)" },
+  LOG_LEVEL: { schema: z.enum(LOG_LEVELS).default("info"), fix: `one of ${LOG_LEVELS.join(", ")} (default info)` },
+  CHATBOT_API_URL: {
+    schema: httpUrl,
+    fix: "an http(s) URL such as https://api.example.com, or leave it unset for the embedded server",
+  },
+  CHATBOT_API_KEY: optionalText("the workspace's secret key, or leave it unset for the embedded demo", true),
+  CHATBOT_SESSION_KEY: optionalText("the workspace's session key, or leave it unset for the embedded demo", true),
+  CHATBOT_SERIAL_NUMBER: optionalText("the chatbot's serial number, or leave it unset for the embedded demo"),
+  CHATBOT_API_TIMEOUT_MS: {
+    schema: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+    fix: "a number of milliseconds from 100 to 3600000 (default 120000)",
+  },
+  CHATBOT_UPLOAD_CONFIRM_PATH: { schema: apiPath, fix: "an API path such as /chat/User/UploadSuccess" },
+  DATABASE_URL: {
+    schema: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// URL")
+      .optional(),
+    fix: "a PostgreSQL URL such as postgres://user@127.0.0.1:5432/chatbridge, or leave it unset for SQLite in DATA_DIR",
+    secret: true,
+  },
+  STORE_URL: {
+    schema: z
+      .string()
+      .regex(/^(rediss?:\/\/\S+|memory:\/\/|sqlite:\/\/\S+)$/, "must be redis://…, rediss://…, memory:// or sqlite://…")
+      .optional(),
+    fix: "redis://host:6379, memory:// (tests), sqlite:///path/bridge.db, or leave it unset for a SQLite file in DATA_DIR",
+    secret: true,
+  },
+  PUBLIC_URL: { schema: httpUrl, fix: "the https:// address at which the platforms reach this server" },
+  GROUP_SESSION_SCOPE: {
+    schema: z.enum(["thread", "user"]).default("thread"),
+    fix: "thread (one session per group thread, the default) or user (one per user in each thread)",
+  },
+  SESSION_IDLE_MINUTES: {
+    schema: z.coerce.number().int().min(0).max(525_600).default(1440),
+    fix: "a number of minutes after which an idle conversation starts afresh, 0 for never (default 1440)",
+  },
+  RESET_KEYWORD: optionalText("a word that starts a new conversation like /reset, e.g. restart"),
+  QUEUE_MODE: {
+    schema: z.enum(["queue", "merge"]).default("queue"),
+    fix: "queue (answer waiting messages one by one, the default) or merge (ask them as one question)",
+  },
+  ANSWER_TIMEOUT_MS: {
+    schema: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+    fix: "a number of milliseconds from 1000 to 3600000 (default 60000)",
+  },
+  APOLOGY_TEXT: {
+    schema: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .default("Sorry, I couldn't finish that answer. Please try again in a moment."),
+    fix: "the short text users read when the chatbot fails",
+  },
+  WELCOME_TEXT: {
+    schema: z.string().trim().min(1).max(2000).default("Hi! How can I help you today?"),
+    fix: "the greeting used when the chatbot's WelcomeMessage cannot be read",
+  },
+  TELEGRAM_BOT_TOKEN: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^\d+:[\w-]{20,}$/, "must look like 123456789:AA… (from @BotFather)")
+      .optional(),
+    fix: "the bot token from @BotFather, or leave it unset to disable Telegram",
+    secret: true,
+  },
+  TELEGRAM_WEBHOOK_SECRET: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,256}$/, "must be 1-256 letters, digits, _ or -")
+      .optional(),
+    fix: "1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's secret_token rules)",
+    secret: true,
+  },
+  TELEGRAM_API_ROOT: {
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .transform((url) => url.replace(/\/+$/, ""))
+      .default("https://api.telegram.org"),
+    fix: "the Bot API root, https://api.telegram.org by default (a local Bot API server or an emulator otherwise)",
+  },
+  TELEGRAM_MODE: {
+    schema: z.enum(["webhook", "polling"]).default("webhook"),
+    fix: "webhook (the default; needs PUBLIC_URL) or polling (for local use without a public URL)",
+  },
+  LLM_BASE_URL: {
+    schema: httpUrl,
+    fix: "the base URL of an OpenAI-compatible API such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1",
+  },
+  LLM_API_KEY: optionalText("the provider's API key (Ollama and llama.cpp need none)", true),
+  LLM_MODEL: optionalText("a model name of the provider, e.g. gpt-4o-mini or llama3.1"),
+} satisfies Record<string, Variable<unknown>>;
+
+/** The names of every variable chatbridge reads (documented in .env.example and the README). */
+export const CONFIG_VARIABLES = Object.keys(VARIABLES) as (keyof typeof VARIABLES)[];
+
+type Values = { [K in keyof typeof VARIABLES]: z.output<(typeof VARIABLES)[K]["schema"]> };
+
+/** Shows enough of a value to recognise it, never a secret. */
+function shown(value: string, secret: boolean | undefined): string {
+  if (secret) return `"${"*".repeat(Math.min(value.length, 4))}" (${value.length} characters, masked)`;
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+}
+
+/**
+ * Reads a `.env` file from the working directory when there is one; real environment variables win over it.
+ * Empty values (`NAME=`) count as unset, as in most .env tooling.
+ */
+function environment(env: NodeJS.ProcessEnv, envFile: string | undefined): Record<string, string> {
+  const merged: Record<string, string> = {};
+  if (envFile && existsSync(envFile)) Object.assign(merged, parseEnv(readFileSync(envFile, "utf8")));
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value;
+  for (const [name, value] of Object.entries(merged)) if (value.trim() === "") delete merged[name];
+  return merged;
+}
+
+/**
+ * Validates the environment into a {@link Config}. This is the only reader of `process.env`.
+ * @throws ConfigError listing every invalid variable.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { envFile?: string | undefined; cwd?: string } = { envFile: ".env" },
+): Config {
+  const source = environment(env, options.envFile);
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, variable] of Object.entries(VARIABLES) as [string, Variable<unknown>][]) {
+    const raw = source[name];
+    const result = variable.schema.safeParse(raw);
+    if (result.success) values[name] = result.data;
+    else {
+      const reason = result.error.issues[0]?.message ?? "invalid";
+      problems.push(
+        `${name}=${shown(raw ?? "", variable.secret)} is invalid (${reason}): set ${name} to ${variable.fix}.`,
+      );
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const v = values as Values;
+  return {
+    port: v.PORT,
+    dataDir: path.resolve(options.cwd ?? process.cwd(), v.DATA_DIR),
+    logLevel: v.LOG_LEVEL,
+    chatbotApi: {
+      url: v.CHATBOT_API_URL,
+      apiKey: v.CHATBOT_API_KEY,
+      sessionKey: v.CHATBOT_SESSION_KEY,
+      serialNumber: v.CHATBOT_SERIAL_NUMBER,
+      timeoutMs: v.CHATBOT_API_TIMEOUT_MS,
+      uploadConfirmPath: v.CHATBOT_UPLOAD_CONFIRM_PATH,
+    },
+    databaseUrl: v.DATABASE_URL,
+    bridge: {
+      storeUrl: v.STORE_URL,
+      publicUrl: v.PUBLIC_URL,
+      groupSessionScope: v.GROUP_SESSION_SCOPE,
+      sessionIdleMs: v.SESSION_IDLE_MINUTES * 60_000,
+      resetKeyword: v.RESET_KEYWORD,
+      queueMode: v.QUEUE_MODE,
+      answerTimeoutMs: v.ANSWER_TIMEOUT_MS,
+      apologyText: v.APOLOGY_TEXT,
+      welcomeText: v.WELCOME_TEXT,
+    },
+    telegram: {
+      botToken: v.TELEGRAM_BOT_TOKEN,
+      webhookSecret: v.TELEGRAM_WEBHOOK_SECRET,
+      apiRoot: v.TELEGRAM_API_ROOT,
+      mode: v.TELEGRAM_MODE,
+    },
+    llm: { baseUrl: v.LLM_BASE_URL, apiKey: v.LLM_API_KEY, model: v.LLM_MODEL },
+  };
+}

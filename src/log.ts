@@ -1,0 +1,50 @@
+import pino, { type Logger } from "pino";
+import pretty from "pino-pretty";
+import type { LogLevel } from "./config.js";
+
+export type { Logger } from "pino";
+
+/**
+ * Field paths whose values are secrets wherever they appear in a log object. pino replaces them with
+ * `[redacted]` before serialising, so a secret never reaches the output, whatever module logs it.
+ */
+export const REDACTED_PATHS = [
+  "apiKey",
+  "sessionKey",
+  "token",
+  "secret",
+  "password",
+  "authorization",
+  "*.apiKey",
+  "*.sessionKey",
+  "*.token",
+  "*.secret",
+  "*.password",
+  "*.authorization",
+  "databaseUrl",
+  "*.databaseUrl",
+  "*.*.apiKey",
+  "*.*.sessionKey",
+  "*.*.token",
+  "*.*.secret",
+  "headers.authorization",
+  'headers["chatrobot-sessionkey"]',
+  "*.headers.authorization",
+  '*.headers["chatrobot-sessionkey"]',
+];
+
+/**
+ * The process logger: pino JSON on stderr (stdout stays free for command output such as `chatbridge ask`),
+ * human-readable when stderr is a terminal.
+ */
+export function createLogger(
+  level: LogLevel,
+  options: { pretty?: boolean; destination?: NodeJS.WritableStream } = {},
+): Logger {
+  const destination = options.destination ?? process.stderr;
+  const usePretty = options.pretty ?? (destination === process.stderr && process.stderr.isTTY === true);
+  const stream = usePretty
+    ? pretty({ destination: destination as NodeJS.WritableStream & { fd?: number }, colorize: true, sync: true })
+    : destination;
+  return pino({ level, base: { name: "chatbridge" }, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } }, stream);
+}

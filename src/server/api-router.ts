@@ -1,0 +1,48 @@
+import { Router } from "express";
+import type { Logger } from "../log.js";
+import { ApiError } from "./http/api-error.js";
+import { apiErrorHandler } from "./http/error-handler.js";
+import { chatRoutes } from "./routes/chat-routes.js";
+import { chatbotRoutes } from "./routes/chatbot-routes.js";
+import { fileRoutes } from "./routes/file-routes.js";
+import { listingRoutes } from "./routes/listing-routes.js";
+import { ChatService } from "./services/chat.js";
+import { ChatbotService } from "./services/chatbots.js";
+import type { EngineCatalog } from "./services/engine-catalog.js";
+import { FileService } from "./services/files.js";
+import { ListingService } from "./services/listings.js";
+import type { ApiStore } from "./store/api-store.js";
+
+/** What the self-hosted chatbot API is made of. */
+export interface ApiDependencies {
+  store: ApiStore;
+  engines: EngineCatalog;
+  /** Uploaded files live under `<dataDir>/files`. */
+  dataDir: string;
+  log: Logger;
+  /** Base of the upload URLs handed out; default: the requesting host. */
+  publicUrl?: string | undefined;
+  now?: () => Date;
+}
+
+/**
+ * The whole chatbot API as an express router, to mount at `/chat`. Every answer, failures included, is the
+ * JSON envelope; unknown operations are 404 envelopes. `drain()` resolves when the answers under way are
+ * finished and stored, so a shutdown can close the store after them.
+ */
+export function createApiRouter(deps: ApiDependencies): Router & { drain(): Promise<void> } {
+  const chatbots = new ChatbotService(deps.store, deps.engines);
+  const files = new FileService(deps.store, deps.dataDir, deps.now);
+  const chat = new ChatService(deps.store, deps.engines, files, deps.now);
+  const listings = new ListingService(deps.store);
+  const router = Router({ caseSensitive: false });
+  router.use(chatbotRoutes(deps.store, chatbots, deps.engines));
+  router.use(listingRoutes(deps.store, chatbots, listings));
+  router.use(chatRoutes(deps.store, chat, deps.log));
+  router.use(fileRoutes(deps.store, files, deps.publicUrl));
+  router.use((req) => {
+    throw new ApiError(404, `Unknown operation ${req.method} /chat${req.path}`);
+  });
+  router.use(apiErrorHandler(deps.log));
+  return Object.assign(router, { drain: () => chat.drain() });
+}

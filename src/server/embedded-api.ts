@@ -1,0 +1,77 @@
+import { once } from "node:events";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import type { Config } from "../config.js";
+import type { Logger } from "../log.js";
+import { createApiRouter } from "./api-router.js";
+import { ensureDemo } from "./demo.js";
+import type { Chatbot, Workspace } from "./domain.js";
+import { createEngines } from "./engine/registry.js";
+import { ChatbotService } from "./services/chatbots.js";
+import type { ApiStore } from "./store/api-store.js";
+import { openApiStore } from "./store/open-store.js";
+
+/** The self-hosted API opened on its store, with the demo in place. */
+export interface EmbeddedApi {
+  store: ApiStore;
+  router: express.Router & { drain(): Promise<void> };
+  demo: { workspace: Workspace; chatbot: Chatbot; created: boolean };
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store (SQLite in DATA_DIR or PostgreSQL at DATABASE_URL; migrations applied), the engines and
+ * the demo, and builds the API router. Serving it is the caller's choice: alone (`chatbridge api`) or inside
+ * the bridge's app (`chatbridge start`).
+ */
+export async function openEmbeddedApi(config: Config, log: Logger): Promise<EmbeddedApi> {
+  const store = await openApiStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const engines = createEngines(config.llm);
+    const demo = await ensureDemo(store, new ChatbotService(store, engines), config.chatbotApi);
+    const router = createApiRouter({ store, engines, dataDir: config.dataDir, log });
+    return {
+      store,
+      router,
+      demo,
+      close: async () => {
+        await router.drain();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** An HTTP server on `port` serving the API under `/chat` and `/healthz`; port 0 picks a free one. */
+export async function serveApi(
+  api: EmbeddedApi,
+  options: { port: number; host?: string },
+): Promise<{ server: Server; url: string }> {
+  const app = express();
+  app.disable("x-powered-by");
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.use("/chat", api.router);
+  const server = app.listen(options.port, options.host ?? "0.0.0.0");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Stops accepting, lets in-flight answers finish for up to `graceMs`, then cuts what is left (a cut stream
+ * stores its partial answer) and closes the store.
+ */
+export async function shutdownApi(server: Server, api: EmbeddedApi, graceMs = 10_000): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+  await closed;
+  clearTimeout(timer);
+  await api.close();
+}

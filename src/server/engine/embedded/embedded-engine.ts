@@ -1,0 +1,45 @@
+import { EMBEDDED_MODEL_KEY } from "../model-keys.js";
+import { exchangeTokens } from "../token-count.js";
+import type { AnswerEngine, EngineEvent, EngineModel, EngineRequest } from "../types.js";
+import { streamFragments } from "./fragments.js";
+import { phrasebookFor } from "./language.js";
+import { consultListings } from "./listing-search.js";
+import { composeReply, type Reply } from "./reply.js";
+
+/** The embedded engine's name in ModelList. */
+const EMBEDDED_MODEL_NAME = "chatbridge-listings";
+
+/**
+ * The offline real-estate assistant: understands questions about the chatbot's listings (in English and
+ * Spanish, with the session's earlier questions as context), answers from the listings in the chatbot's
+ * AIResponseLanguage, and needs no model weights, so the same question always gets the same answer.
+ *
+ * When `request.signal` fires the stream ends without `done`.
+ */
+export class EmbeddedEngine implements AnswerEngine {
+  readonly models: EngineModel[] = [{ key: EMBEDDED_MODEL_KEY, name: EMBEDDED_MODEL_NAME, available: true }];
+
+  async *answer(request: EngineRequest): AsyncGenerator<EngineEvent> {
+    const reply = await this.#reply(request);
+    if (request.signal.aborted) return;
+    yield* streamFragments(reply.text, request.signal);
+    if (request.signal.aborted) return;
+    const totalToken = exchangeTokens({
+      system: request.chatbot.settings.SystemMessage,
+      history: request.history,
+      question: request.question,
+      answer: reply.text,
+    });
+    yield { type: "done", totalToken, noAnswer: reply.noAnswer };
+  }
+
+  async #reply(request: EngineRequest): Promise<Reply> {
+    const book = phrasebookFor(request.chatbot.settings.AIResponseLanguage);
+    if (request.question.trim() === "") {
+      // Images, audio and video are not understood offline; say so instead of guessing.
+      return { text: book.mediaOnly(), noAnswer: true };
+    }
+    const { catalog, findings } = await consultListings(request);
+    return composeReply(findings, catalog, request.chatbot, book);
+  }
+}

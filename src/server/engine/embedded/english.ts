@@ -1,0 +1,129 @@
+import type { ListingFacts, Phrasebook, Relaxation, SearchWords } from "./phrasebook.js";
+import { joinWords, mlsLabel } from "./phrasebook.js";
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** Nouns a PropertyType may end with, which take a plural; other endings get "properties". */
+const TYPE_NOUNS =
+  /(?:condo|apartment|townhouse|townhome|house|home|loft|studio|duplex|villa|cabin|lot|unit|flat|bungalow|cottage|penthouse|mansion|farm|ranch)$/;
+
+/**
+ * The plural of a free-text PropertyType: "Condo" → "condos", "Townhouse" → "townhouses", "Land" → "land",
+ * "Single Family" → "single family homes", "Single Family Residential" → "single family residential properties".
+ */
+function pluralType(type: string): string {
+  const lower = type.toLowerCase();
+  if (/land$/.test(lower)) return lower;
+  if (/family$/.test(lower)) return `${lower} homes`;
+  if (!TYPE_NOUNS.test(lower)) return `${lower} properties`;
+  if (/(?:s|x|ch|sh)$/.test(lower)) return `${lower}es`;
+  return `${lower}s`;
+}
+
+const SALE = { for_sale: "for sale", for_rent: "for rent" } as const;
+const STATUS = { Active: "active", PreOnMarket: "coming soon", Sold: "sold" } as const;
+const TOURS = { OpenHouse: "open house", "3D": "3D virtual tour" } as const;
+const RELAXATIONS: Record<Relaxation, string> = {
+  price: "a different price range",
+  bedrooms: "fewer bedrooms",
+  bathrooms: "fewer bathrooms",
+  parking: "no parking requirement",
+  type: "another property type",
+};
+const SORTS = { price_asc: "cheapest first", price_desc: "most expensive first", newest: "newest first" } as const;
+
+function bedrooms({ minBedrooms: min, maxBedrooms: max }: SearchWords): string | undefined {
+  if (min !== undefined && max !== undefined) {
+    return min === max ? plural(min, "bedroom", "bedrooms") : `${min}–${max} bedrooms`;
+  }
+  if (min !== undefined) return `${min}+ bedrooms`;
+  if (max !== undefined) return `up to ${plural(max, "bedroom", "bedrooms")}`;
+  return undefined;
+}
+
+function price({ minPrice: min, maxPrice: max }: SearchWords): string | undefined {
+  if (min !== undefined && max !== undefined) return `between ${min} and ${max}`;
+  if (max !== undefined) return `up to ${max}`;
+  if (min !== undefined) return `from ${min}`;
+  return undefined;
+}
+
+const whereTo = (cities: string[]) => (cities.length > 0 ? ` I have listings in ${joinWords(cities, "and")}.` : "");
+
+/** English answers. */
+export const english: Phrasebook = {
+  locale: "en-US",
+  perMonth: "/month",
+  areaUnits: { "Square Feet": "sq ft", "Square Meters": "m²" },
+  welcome: (name) => `Hello! I'm the assistant${name ? ` of ${name}` : ""}. How can I help you find your next home?`,
+  thanks: () => "You're welcome! Let me know if you'd like to see more listings.",
+  offTopic: (name, city) =>
+    `I'm ${name ? `the real-estate assistant of ${name}` : "a real-estate assistant"}, so I can only help with our ` +
+    `listings. Try asking, for example, "3 bedroom homes${city ? ` in ${city}` : ""}" or about a listing by its MLS number.`,
+  mediaOnly: () =>
+    `I can only read text messages. Please type your question, for example "2 bedroom apartments for rent".`,
+  noListings: () => "I don't have any listings to show right now. Please check back soon.",
+  intro: ({ count, shown, search, sort }) => {
+    const order = sort ? `, ${SORTS[sort]}` : "";
+    if (count === 1) return `I found 1 match for ${search}:`;
+    if (shown < count) return `I found ${count} matches for ${search}. Here are the first ${shown}${order}:`;
+    return `I found ${count} matches for ${search}${order}:`;
+  },
+  more: (count, capped) =>
+    `…and ${capped ? "at least " : ""}${count} more. Tell me a budget, a number of bedrooms or a city to narrow it down.`,
+  noMatch: (search, relaxations, cities) => {
+    const hint =
+      relaxations.length > 0
+        ? ` Try ${joinWords(
+            relaxations.map((r) => RELAXATIONS[r]),
+            "or",
+          )}.`
+        : "";
+    return `Sorry, I couldn't find any ${search}.${hint}${whereTo(cities)}`;
+  },
+  mlsNotFound: (mls, cities) => `Sorry, I couldn't find a listing with MLS number ${mls}.${whereTo(cities)}`,
+  describe: (search) => {
+    const what = [search.propertyType ? pluralType(search.propertyType) : "homes"];
+    if (search.saleType) what.push(SALE[search.saleType]);
+    if (search.city) what.push(`in ${search.city}`);
+    const features = [bedrooms(search)];
+    if (search.minBathrooms !== undefined) features.push(`${search.minBathrooms}+ bathrooms`);
+    if (search.minParkingSpots === 1) features.push("parking");
+    else if (search.minParkingSpots !== undefined) features.push(`${search.minParkingSpots}+ parking spots`);
+    const present = features.filter((feature) => feature !== undefined);
+    if (present.length > 0) what.push(`with ${joinWords(present, "and")}`);
+    const range = price(search);
+    if (range) what.push(range);
+    return what.join(" ");
+  },
+  summary: (facts) =>
+    [
+      `${facts.propertyType} ${SALE[facts.saleType]}`,
+      facts.price,
+      plural(facts.bedrooms, "bed", "beds"),
+      `${facts.bathroomsText} ${facts.bathrooms === 1 ? "bath" : "baths"}`,
+      facts.area,
+    ]
+      .filter((part) => part !== undefined)
+      .join(" · "),
+  details: (facts: ListingFacts) => {
+    const lines = [
+      `${facts.propertyType} ${SALE[facts.saleType]}${facts.city ? ` in ${facts.city}` : ""} (${mlsLabel(facts.mlsNumber)})`,
+    ];
+    if (facts.price) lines.push(`${facts.saleType === "for_rent" ? "Rent" : "Price"}: ${facts.price}`);
+    if (facts.deposit) lines.push(`Deposit: ${facts.deposit}`);
+    lines.push(`Status: ${STATUS[facts.status]}`);
+    lines.push(`Bedrooms: ${facts.bedrooms} · Bathrooms: ${facts.bathroomsText}`);
+    if (facts.spaceType) lines.push(`Space: ${facts.spaceType === "Room" ? "a room" : "the entire place"}`);
+    if (facts.area) lines.push(`Living area: ${facts.area}${facts.lot ? ` · Lot: ${facts.lot}` : ""}`);
+    if (facts.yearBuilt) lines.push(`Year built: ${facts.yearBuilt}`);
+    lines.push(`Parking: ${facts.parkingSpots > 0 ? plural(facts.parkingSpots, "spot", "spots") : "none"}`);
+    if (facts.hoa) lines.push(`HOA: ${facts.hoa}`);
+    lines.push(`Days on market: ${facts.daysOnMarket}`);
+    if (facts.address) lines.push(`Address: ${facts.address}`);
+    if (facts.tours) lines.push(`Tours: ${TOURS[facts.tours]}`);
+    if (facts.description) lines.push("", facts.description);
+    if (facts.url) lines.push("", facts.url);
+    return lines;
+  },
+};

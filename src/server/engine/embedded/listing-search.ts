@@ -1,0 +1,77 @@
+import type { ListingStatus } from "../../../client/types.js";
+import type { Listing } from "../../domain.js";
+import type { EngineRequest } from "../types.js";
+import { type ListingCatalog, loadListingCatalog, SEARCH_LIMIT } from "./catalog.js";
+import { type Understanding, understandConversation } from "./conversation.js";
+import type { SearchFilters } from "./question.js";
+
+/** What the listings say about the question. */
+export type Findings =
+  | { kind: "greeting" | "thanks" | "other" }
+  /** An MLS question; `listing` is undefined when no listing has that number. */
+  | { kind: "listing"; mlsNumber: string; listing: Listing | undefined }
+  /** A search: the filters used and every match (up to {@link SEARCH_LIMIT}, `capped` when there may be more). */
+  | { kind: "matches"; filters: SearchFilters; listings: Listing[]; capped: boolean };
+
+/** A question about one listing deserves an answer even when that home is sold. */
+const EVERY_STATUS: ListingStatus[] = ["Active", "PreOnMarket", "Sold"];
+
+/**
+ * A price order needs one kind of price: a monthly rent is not comparable with a sale price. When a price-sorted
+ * search without a sale type finds both, the homes for sale are kept (a renter says "rent" or "alquiler").
+ */
+function comparablePrices(
+  filters: SearchFilters,
+  listings: Listing[],
+): { filters: SearchFilters; listings: Listing[] } {
+  if (filters.saleType !== undefined || (filters.sort !== "price_asc" && filters.sort !== "price_desc")) {
+    return { filters, listings };
+  }
+  const forSale = listings.filter((listing) => listing.SaleType === "for_sale");
+  if (forSale.length === 0 || forSale.length === listings.length) return { filters, listings };
+  return { filters: { ...filters, saleType: "for_sale" }, listings: forSale };
+}
+
+/**
+ * The ways an MLS number the catalog does not know (a sold home, say) may be stored: as written, and with or
+ * without an "MLS" prefix, since "MLS #100006" and "MLS100006" name the same listing.
+ */
+function mlsSpellings(mlsNumber: string): string[] {
+  const bare = mlsNumber.replace(/^MLS[\s#-]*/i, "");
+  return [...new Set([mlsNumber, bare === mlsNumber ? `MLS${bare}` : bare])];
+}
+
+async function lookUp(
+  understanding: Understanding,
+  searchListings: EngineRequest["searchListings"],
+): Promise<Findings> {
+  switch (understanding.kind) {
+    case "listing": {
+      const { mlsNumber } = understanding;
+      for (const spelling of mlsSpellings(mlsNumber)) {
+        const [listing] = await searchListings({ mlsNumber: spelling, statuses: EVERY_STATUS, limit: 1 });
+        if (listing) return { kind: "listing", mlsNumber, listing };
+      }
+      return { kind: "listing", mlsNumber, listing: undefined };
+    }
+    case "search": {
+      const found = await searchListings({ ...understanding.filters, limit: SEARCH_LIMIT });
+      const { filters, listings } = comparablePrices(understanding.filters, found);
+      return { kind: "matches", filters, listings, capped: found.length >= SEARCH_LIMIT };
+    }
+    default:
+      return understanding;
+  }
+}
+
+/**
+ * Everything both engines need to answer from the listings: the chatbot's catalog, and what the question (with
+ * the session's context) finds. The embedded engine renders it; the LLM provider puts it into the prompt.
+ */
+export async function consultListings(
+  request: Pick<EngineRequest, "question" | "history" | "searchListings">,
+): Promise<{ catalog: ListingCatalog; findings: Findings }> {
+  const catalog = await loadListingCatalog(request.searchListings);
+  const understanding = understandConversation(request.question, request.history, catalog);
+  return { catalog, findings: await lookUp(understanding, request.searchListings) };
+}

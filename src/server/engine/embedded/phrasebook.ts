@@ -1,0 +1,93 @@
+import type { AreaUnit, ListingStatus, SaleType, SpaceType, Tours } from "../../../client/types.js";
+import type { SearchFilters } from "./question.js";
+
+/** A listing's facts, numbers already formatted for the answer's language. */
+export interface ListingFacts {
+  mlsNumber: string;
+  propertyType: string;
+  saleType: SaleType;
+  status: ListingStatus;
+  /** Sale price, or rent per month with the language's "/month". */
+  price: string | undefined;
+  bedrooms: number;
+  bathrooms: number;
+  /** `bathrooms` formatted ("2.5"). */
+  bathroomsText: string;
+  /** Building area with its unit ("1,850 sq ft"). */
+  area: string | undefined;
+  lot: string | undefined;
+  /** Street, city, state and ZIP that are known, comma separated. */
+  address: string | undefined;
+  city: string | undefined;
+  url: string | undefined;
+  yearBuilt: number | undefined;
+  parkingSpots: number;
+  hoa: string | undefined;
+  deposit: string | undefined;
+  daysOnMarket: number;
+  tours: Tours | undefined;
+  spaceType: SpaceType | undefined;
+  description: string | undefined;
+}
+
+/** A search in words: the filters with prices formatted. */
+export interface SearchWords {
+  propertyType?: string | undefined;
+  saleType?: SaleType | undefined;
+  city?: string | undefined;
+  minBedrooms?: number | undefined;
+  maxBedrooms?: number | undefined;
+  minBathrooms?: string | undefined;
+  minParkingSpots?: number | undefined;
+  minPrice?: string | undefined;
+  maxPrice?: string | undefined;
+}
+
+/** Filters a user could drop or widen when nothing matched. */
+export type Relaxation = "price" | "bedrooms" | "bathrooms" | "parking" | "type";
+
+/** Introduction of a list of matches. */
+export interface Intro {
+  count: number;
+  shown: number;
+  search: string;
+  sort: SearchFilters["sort"];
+}
+
+/** Every sentence the embedded engine says, in one language. */
+export interface Phrasebook {
+  /** BCP 47 locale for numbers. */
+  locale: string;
+  perMonth: string;
+  areaUnits: Record<AreaUnit, string>;
+  /** Said to a greeting when the chatbot has no WelcomeMessage. `chatbotName` is empty when the chatbot has none. */
+  welcome(chatbotName: string): string;
+  thanks(): string;
+  /** A question that is neither about listings nor a greeting. */
+  offTopic(chatbotName: string, exampleCity: string | undefined): string;
+  /** Only files, no text: the embedded engine reads text only. */
+  mediaOnly(): string;
+  /** The chatbot has no listings on offer at all. */
+  noListings(): string;
+  intro(intro: Intro): string;
+  /** After the shown listings: how many more matched (`capped`: at least that many). */
+  more(count: number, capped: boolean): string;
+  noMatch(search: string, relaxations: Relaxation[], cities: string[]): string;
+  mlsNotFound(mlsNumber: string, cities: string[]): string;
+  describe(search: SearchWords): string;
+  /** One line naming a listing in a list: type, sale type, price, rooms, area. */
+  summary(facts: ListingFacts): string;
+  /** The full description of one listing, line by line. */
+  details(facts: ListingFacts): string[];
+}
+
+/** "A", "A and B", "A, B and C" with the language's conjunction. */
+export function joinWords(words: string[], and: string): string {
+  if (words.length <= 1) return words.join("");
+  return `${words.slice(0, -1).join(", ")} ${and} ${words.at(-1)}`;
+}
+
+/** "MLS 123456", or the number alone when it already says MLS ("MLS123456"). */
+export function mlsLabel(mlsNumber: string): string {
+  return /^mls/i.test(mlsNumber) ? mlsNumber : `MLS ${mlsNumber}`;
+}

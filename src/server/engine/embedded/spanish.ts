@@ -1,0 +1,117 @@
+import type { ListingFacts, Phrasebook, Relaxation, SearchWords } from "./phrasebook.js";
+import { joinWords, mlsLabel } from "./phrasebook.js";
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+const SALE = { for_sale: "en venta", for_rent: "en alquiler" } as const;
+const STATUS = { Active: "disponible", PreOnMarket: "próximamente", Sold: "vendida" } as const;
+const TOURS = { OpenHouse: "casa abierta", "3D": "recorrido virtual 3D" } as const;
+const RELAXATIONS: Record<Relaxation, string> = {
+  price: "otro rango de precios",
+  bedrooms: "menos habitaciones",
+  bathrooms: "menos baños",
+  parking: "sin exigir estacionamiento",
+  type: "otro tipo de propiedad",
+};
+const SORTS = {
+  price_asc: "de menor a mayor precio",
+  price_desc: "de mayor a menor precio",
+  newest: "las más recientes primero",
+} as const;
+
+function bedrooms({ minBedrooms: min, maxBedrooms: max }: SearchWords): string | undefined {
+  if (min !== undefined && max !== undefined) {
+    return min === max ? plural(min, "habitación", "habitaciones") : `${min} a ${max} habitaciones`;
+  }
+  if (min !== undefined) return `${min}+ habitaciones`;
+  if (max !== undefined) return `hasta ${plural(max, "habitación", "habitaciones")}`;
+  return undefined;
+}
+
+function price({ minPrice: min, maxPrice: max }: SearchWords): string | undefined {
+  if (min !== undefined && max !== undefined) return `entre ${min} y ${max}`;
+  if (max !== undefined) return `hasta ${max}`;
+  if (min !== undefined) return `desde ${min}`;
+  return undefined;
+}
+
+const whereTo = (cities: string[]) => (cities.length > 0 ? ` Tengo propiedades en ${joinWords(cities, "y")}.` : "");
+
+/** Spanish answers. Numbers use the comma-grouped style of Spanish in the Americas, where MLS listings are. */
+export const spanish: Phrasebook = {
+  locale: "es-US",
+  perMonth: "/mes",
+  areaUnits: { "Square Feet": "pies²", "Square Meters": "m²" },
+  welcome: (name) =>
+    `¡Hola! Soy el asistente${name ? ` de ${name}` : ""}. ¿Cómo puedo ayudarte a encontrar tu próximo hogar?`,
+  thanks: () => "¡De nada! Avísame si quieres ver más propiedades.",
+  offTopic: (name, city) =>
+    `Soy el asistente inmobiliario${name ? ` de ${name}` : ""}, así que solo puedo ayudarte con nuestras ` +
+    `propiedades. Prueba, por ejemplo, "casas de 3 habitaciones${city ? ` en ${city}` : ""}" o pregúntame por un número MLS.`,
+  mediaOnly: () => `Solo puedo leer mensajes de texto. Escribe tu pregunta, por ejemplo "apartamentos en alquiler".`,
+  noListings: () => "Ahora mismo no tengo propiedades para mostrar. Vuelve a consultar pronto.",
+  intro: ({ count, shown, search, sort }) => {
+    const order = sort ? `, ${SORTS[sort]}` : "";
+    if (count === 1) return `Encontré 1 resultado para ${search}:`;
+    if (shown < count) return `Encontré ${count} resultados para ${search}. Estos son los primeros ${shown}${order}:`;
+    return `Encontré ${count} resultados para ${search}${order}:`;
+  },
+  more: (count, capped) =>
+    `…y ${capped ? "al menos " : ""}${count} más. Dime un presupuesto, un número de habitaciones o una ciudad para afinar la búsqueda.`,
+  noMatch: (search, relaxations, cities) => {
+    const hint =
+      relaxations.length > 0
+        ? ` Prueba con ${joinWords(
+            relaxations.map((r) => RELAXATIONS[r]),
+            "o",
+          )}.`
+        : "";
+    return `Lo siento, no encontré ${search}.${hint}${whereTo(cities)}`;
+  },
+  mlsNotFound: (mls, cities) => `Lo siento, no encontré ninguna propiedad con el número MLS ${mls}.${whereTo(cities)}`,
+  describe: (search) => {
+    const what = [search.propertyType ? `propiedades tipo ${search.propertyType}` : "viviendas"];
+    if (search.saleType) what.push(SALE[search.saleType]);
+    if (search.city) what.push(`en ${search.city}`);
+    const features = [bedrooms(search)];
+    if (search.minBathrooms !== undefined) features.push(`${search.minBathrooms}+ baños`);
+    if (search.minParkingSpots === 1) features.push("estacionamiento");
+    else if (search.minParkingSpots !== undefined) features.push(`${search.minParkingSpots}+ estacionamientos`);
+    const present = features.filter((feature) => feature !== undefined);
+    if (present.length > 0) what.push(`con ${joinWords(present, "y")}`);
+    const range = price(search);
+    if (range) what.push(range);
+    return what.join(" ");
+  },
+  summary: (facts) =>
+    [
+      `${facts.propertyType} ${SALE[facts.saleType]}`,
+      facts.price,
+      plural(facts.bedrooms, "hab.", "hab."),
+      `${facts.bathroomsText} ${facts.bathrooms === 1 ? "baño" : "baños"}`,
+      facts.area,
+    ]
+      .filter((part) => part !== undefined)
+      .join(" · "),
+  details: (facts: ListingFacts) => {
+    const lines = [
+      `${facts.propertyType} ${SALE[facts.saleType]}${facts.city ? ` en ${facts.city}` : ""} (${mlsLabel(facts.mlsNumber)})`,
+    ];
+    if (facts.price) lines.push(`${facts.saleType === "for_rent" ? "Alquiler" : "Precio"}: ${facts.price}`);
+    if (facts.deposit) lines.push(`Depósito: ${facts.deposit}`);
+    lines.push(`Estado: ${STATUS[facts.status]}`);
+    lines.push(`Habitaciones: ${facts.bedrooms} · Baños: ${facts.bathroomsText}`);
+    if (facts.spaceType)
+      lines.push(`Espacio: ${facts.spaceType === "Room" ? "una habitación" : "la propiedad completa"}`);
+    if (facts.area) lines.push(`Superficie: ${facts.area}${facts.lot ? ` · Terreno: ${facts.lot}` : ""}`);
+    if (facts.yearBuilt) lines.push(`Año de construcción: ${facts.yearBuilt}`);
+    lines.push(`Estacionamiento: ${facts.parkingSpots > 0 ? plural(facts.parkingSpots, "plaza", "plazas") : "no"}`);
+    if (facts.hoa) lines.push(`Cuota HOA: ${facts.hoa}`);
+    lines.push(`Días en el mercado: ${facts.daysOnMarket}`);
+    if (facts.address) lines.push(`Dirección: ${facts.address}`);
+    if (facts.tours) lines.push(`Visitas: ${TOURS[facts.tours]}`);
+    if (facts.description) lines.push("", facts.description);
+    if (facts.url) lines.push("", facts.url);
+    return lines;
+  },
+};

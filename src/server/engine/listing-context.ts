@@ -1,0 +1,79 @@
+import type { Listing } from "../domain.js";
+import { type ListingCatalog, SEARCH_LIMIT } from "./embedded/catalog.js";
+import type { Findings } from "./embedded/listing-search.js";
+
+/** Listings put into an LLM prompt at most: enough to choose from, few enough to keep the prompt small. */
+const CONTEXT_LISTINGS = 8;
+/** Descriptions are cut to this many characters in the prompt. */
+const DESCRIPTION_CHARS = 400;
+
+/** The fields a model needs to recommend a listing, in the API's own names (which models read well). */
+const FIELDS = [
+  "MLSNumber",
+  "PropertyType",
+  "SaleType",
+  "Status",
+  "CurrencySymbol",
+  "SalePrice",
+  "RentPrice",
+  "DepositFee",
+  "HOAMonth",
+  "Bedrooms",
+  "Bathrooms",
+  "BuildingArea",
+  "LotArea",
+  "AreaUnit",
+  "ParkingSpots",
+  "YearBuilt",
+  "DaysOnMarket",
+  "SpaceType",
+  "Tours",
+  "Address",
+  "City",
+  "State",
+  "ZIP",
+  "Url",
+  "Description",
+] as const satisfies readonly (keyof Listing)[];
+
+/** One listing as a JSON line of its set fields. */
+function listingLine(listing: Listing): string {
+  const fields: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    const value = listing[field];
+    if (value === undefined || value === "") continue;
+    fields[field] =
+      field === "Description" && typeof value === "string" && value.length > DESCRIPTION_CHARS
+        ? `${value.slice(0, DESCRIPTION_CHARS)}…`
+        : value;
+  }
+  return JSON.stringify(fields);
+}
+
+/**
+ * What the LLM is told about the chatbot's listings: an overview of the catalog, and the listings the question
+ * finds (with the session's context), as JSON lines. The model answers from these rather than from invention.
+ */
+export function listingContext(catalog: ListingCatalog, findings: Findings): string {
+  const lines =
+    catalog.size === 0
+      ? ["The agency has no listings on offer right now."]
+      : [
+          `The agency has ${catalog.size >= SEARCH_LIMIT ? "at least " : ""}${catalog.size} listings on offer, in ${catalog.cities.join(", ")}; property types: ${catalog.propertyTypes.join(", ")}.`,
+        ];
+  if (findings.kind === "listing") {
+    lines.push(
+      findings.listing
+        ? `The listing the user asks about (RentPrice and HOAMonth are per month):\n${listingLine(findings.listing)}`
+        : `No listing has MLS number ${findings.mlsNumber}.`,
+    );
+  } else if (findings.kind === "matches") {
+    const shown = findings.listings.slice(0, CONTEXT_LISTINGS);
+    lines.push(
+      shown.length === 0
+        ? "No listing matches what the user is looking for."
+        : `Listings matching what the user is looking for (${shown.length} of ${findings.listings.length}${findings.capped ? "+" : ""}), one JSON object per line (RentPrice and HOAMonth are per month):\n${shown.map(listingLine).join("\n")}`,
+    );
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+/** Field validators shared by the operation schemas; each says in its message what a valid value is. */
+
+/** A chatbot serial number as issued by Add (and, on the hosted platform, 32 hex characters). */
+export const serialNumber = z.string().trim().min(1).max(64);
+
+export const text = (max: number) => z.string().max(max);
+
+/** `rgb(r,g,b)` with each component 0–255, spaces allowed. */
+export const rgbColor = z.string().refine((value) => {
+  const match = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/i.exec(value);
+  return !!match && match.slice(1).every((part) => Number(part) <= 255);
+}, "must be a colour like rgb(37,99,235) with values from 0 to 255");
+
+/** An http(s) URL, or "" to clear the setting. */
+export const urlOrEmpty = z
+  .string()
+  .max(2048)
+  .refine((value) => value === "" || /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(value), "must be an http(s) URL");
+
+/** An e-mail address, or "" to clear the setting. */
+export const emailOrEmpty = z
+  .string()
+  .max(254)
+  .refine((value) => value === "" || z.email().safeParse(value).success, "must be an e-mail address");
+
+/** An IANA time zone such as America/New_York. */
+export const timeZone = z.string().refine((value) => {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: value });
+    return value.length > 0;
+  } catch {
+    return false;
+  }
+}, "must be an IANA time zone such as America/New_York");
+
+/** A non-negative number (areas, prices, counts that may be fractional). */
+export const amount = z.number().min(0).max(1e12);
+
+/** A whole number within bounds. */
+export const wholeNumber = (min: number, max: number) => z.number().int().min(min).max(max);

@@ -1,0 +1,29 @@
+import { type Kysely, sql } from "kysely";
+import { chatbotsRepo, workspacesRepo } from "./accounts-repo.js";
+import type { ApiStore } from "./api-store.js";
+import type { Clock } from "./codecs.js";
+import { messagesRepo, sessionsRepo } from "./conversations-repo.js";
+import { filesRepo } from "./files-repo.js";
+import { listingsRepo } from "./listings-repo.js";
+import type { Database } from "./tables.js";
+
+/**
+ * The ApiStore over a migrated Kysely database, SQLite or PostgreSQL alike, stamping rows with `now`.
+ * Closing it destroys `db` (the pool, or the SQLite connection).
+ */
+export function createKyselyStore(db: Kysely<Database>, now: Clock): ApiStore {
+  return {
+    workspaces: workspacesRepo(db, now),
+    chatbots: chatbotsRepo(db, now),
+    sessions: sessionsRepo(db, now),
+    messages: messagesRepo(db, now),
+    listings: listingsRepo(db, now),
+    files: filesRepo(db, now),
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,298 @@
+import { describe, expect, it } from "vitest";
+import type { AnswerEvent } from "../../../src/client/answer-events.js";
+import { ChatbotApiError } from "../../../src/client/errors.js";
+import { answerFromEnvelopeData, readAnswerObject } from "../../../src/client/stream/answer-objects.js";
+import { decodeAnswerStream } from "../../../src/client/stream/decode-answer-stream.js";
+
+const OPERATION = "ClientAsk";
+// Escaped quotes and backslashes (one right before a closing quote), `}{`, newlines, `data:`, emoji, CJK.
+const fragments = [
+  "Hello",
+  ', "quoted" and \\ back',
+  "slash\\",
+  '\\"}{\n',
+  "data: x",
+  "Ünïcödé 🏡 東京駅",
+  "\t\u2028end",
+];
+const whole = fragments.join("");
+const objects = [
+  ...fragments.map((content) => ({ content })),
+  { QuestionID: 11, AnswerID: 12, Answer: whole, TotalToken: 42 },
+];
+const delta = (content: string): AnswerEvent => ({ type: "delta", content });
+function finalEvent(questionId: number | undefined, answerId: number, answer: string, totalToken = 0): AnswerEvent {
+  return { type: "final", questionId, answerId, answer, totalToken, noAnswer: undefined };
+}
+const expected = [...fragments.map(delta), finalEvent(11, 12, whole, 42)];
+
+const json = (value: unknown) => JSON.stringify(value);
+const framings: Record<string, string> = {
+  sse: [
+    ": keep-alive comment\n\n",
+    "retry: 3000\n",
+    ...objects.map((o, i) => `id: ${i}\nevent: message\ndata: ${json(o)}\n\n`),
+    "data: [DONE]\n\n",
+  ].join(""),
+  "sse with CRLF and keep-alives": [
+    ...objects.map((o) => `data: ${json(o)}\r\n\r\n: ping\r\n\r\ndata: {}\r\n\r\n`),
+    "data: [DONE]\r\n\r\n",
+  ].join(""),
+  "ndjson with CRLF": objects.map((o) => `${json(o)}\r\n`).join(""),
+  ndjson: `${objects.map((o) => `${json(o)}\n`).join("")}{"ping":1}\n`,
+  concatenated: objects.map(json).join(""),
+  "concatenated with whitespace and keep-alives": `\n ${objects.map(json).join(" {} \n\t")}  `,
+};
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+async function* chunksOf(chunks: (Uint8Array | string)[]): AsyncGenerator<Uint8Array | string> {
+  for (const chunk of chunks) yield chunk;
+}
+
+async function collect(chunks: (Uint8Array | string)[]): Promise<AnswerEvent[]> {
+  const events: AnswerEvent[] = [];
+  for await (const event of decodeAnswerStream(chunksOf(chunks), { operation: OPERATION })) events.push(event);
+  return events;
+}
+
+/** A body that notes whether the decoder released it; with `hang`, it stays open after its chunks. */
+function trackedBody(chunks: string[], hang = false) {
+  const state = { released: false };
+  const body = (async function* () {
+    try {
+      for (const chunk of chunks) yield encode(chunk);
+      if (hang) await new Promise(() => {});
+    } finally {
+      state.released = true;
+    }
+  })();
+  return { body, state };
+}
+
+/** Decodes until the expected failure; string sources are sent as one UTF-8 chunk per string. */
+async function failure(source: AsyncIterable<Uint8Array | string> | string[]) {
+  const events: AnswerEvent[] = [];
+  const body = Array.isArray(source) ? chunksOf(source.map(encode)) : source;
+  const options = { operation: OPERATION, contentType: "text/html" };
+  try {
+    for await (const event of decodeAnswerStream(body, options)) events.push(event);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ChatbotApiError);
+    return { error: error as ChatbotApiError, events };
+  }
+  throw new Error(`expected a failure, got ${JSON.stringify(events)}`);
+}
+
+describe("decodeAnswerStream framings", () => {
+  for (const [name, wire] of Object.entries(framings)) {
+    const bytes = encode(wire);
+
+    it(`decodes ${name} in one chunk, one byte at a time and from string chunks`, async () => {
+      expect(await collect([bytes])).toEqual(expected);
+      expect(await collect(Array.from(bytes, (_, i) => bytes.subarray(i, i + 1)))).toEqual(expected);
+      expect(await collect(wire.match(/[\s\S]{1,7}/gu) ?? [])).toEqual(expected);
+    });
+
+    it(`decodes ${name} cut in two at every byte`, async () => {
+      for (let at = 1; at < bytes.length; at++) {
+        expect(await collect([bytes.subarray(0, at), bytes.subarray(at)]), `cut at ${at}`).toEqual(expected);
+      }
+    });
+  }
+
+  it("splits an SSE event whose data holds several objects, and takes a last event without blank line", async () => {
+    const wire = `data: {"content":"a"}{"content":"b"} {}\n\ndata: {"AnswerID":3,"Answer":"ab"}`;
+    expect(await collect([encode(wire)])).toEqual([delta("a"), delta("b"), finalEvent(undefined, 3, "ab")]);
+  });
+
+  it("skips a byte order mark and leading blank lines", async () => {
+    expect(await collect([new Uint8Array([0xef, 0xbb, 0xbf]), encode(`\r\n\n  ${framings.ndjson}`)])).toEqual(expected);
+    expect(await collect([encode(`\n\n${framings.sse}`)])).toEqual(expected);
+  });
+
+  it("reads member names in any case and numbers sent as strings", async () => {
+    const wire = '{"Content":"a"}\n{"CONTENT":"b"}\n{"questionId":"7","answerid":"8","answer":"ab","totalToken":"9"}';
+    expect(await collect([encode(wire)])).toEqual([delta("a"), delta("b"), finalEvent(7, 8, "ab", 9)]);
+  });
+
+  it("stops at the final: what follows is neither read nor checked, and the body is released", async () => {
+    // A server that keeps the connection open after the final.
+    const { body, state } = trackedBody(['{"content":"a"}{"AnswerID":1,"Answer":"a"}{"content":"b"}<html>'], true);
+    const events: AnswerEvent[] = [];
+    for await (const event of decodeAnswerStream(body, { operation: OPERATION })) events.push(event);
+    expect(events).toEqual([delta("a"), finalEvent(undefined, 1, "a")]);
+    expect(state.released).toBe(true);
+  });
+
+  it("releases the body when the consumer stops early", async () => {
+    const { body, state } = trackedBody(['{"content":"word "}\n{"content":"more"}'], true);
+    for await (const event of decodeAnswerStream(body, { operation: OPERATION })) {
+      expect(event).toEqual(delta("word "));
+      break;
+    }
+    expect(state.released).toBe(true);
+  });
+});
+
+describe("decodeAnswerStream answers given as an envelope", () => {
+  const envelope = (data: unknown) => json({ Data: data, Version: "1.0.0", Success: true, Code: 200, Message: "" });
+
+  it("turns a plain ClientAsk envelope into one delta and the final", async () => {
+    const data = { messageid: 5, content: "hello", totalToken: 7, noAnswer: false };
+    expect(await collect([encode(envelope(data))])).toEqual([
+      delta("hello"),
+      { ...finalEvent(undefined, 5, "hello", 7), noAnswer: false },
+    ]);
+  });
+
+  it("reads a successful envelope whose Data is the final object", async () => {
+    const wire = `data: {"content":"hi"}\n\ndata: ${envelope({ QuestionID: 1, AnswerID: 2, Answer: "hi", TotalToken: 3 })}\n\n`;
+    expect(await collect([encode(wire)])).toEqual([delta("hi"), finalEvent(1, 2, "hi", 3)]);
+  });
+
+  it("answerFromEnvelopeData reads both shapes and rejects others", () => {
+    const read = (data: unknown) => answerFromEnvelopeData(OPERATION, data);
+    const plain = read({ MessageID: "4", Content: "x", TotalToken: 2, NoAnswer: true });
+    expect(plain).toEqual({ content: "x", messageId: 4, totalToken: 2, noAnswer: true });
+    expect(read({ messageid: 4, content: null, noAnswer: true })).toMatchObject({ content: "", totalToken: 0 });
+    const finalShaped = read({ AnswerID: 9, Answer: "y", TotalToken: 1 });
+    expect(finalShaped).toEqual({ content: "y", messageId: 9, totalToken: 1, noAnswer: undefined });
+    expect(() => answerFromEnvelopeData(OPERATION, null)).toThrow(ChatbotApiError);
+    expect(() => answerFromEnvelopeData(OPERATION, { content: "no id" })).toThrow("no valid messageid");
+    expect(() => answerFromEnvelopeData(OPERATION, { messageid: 1, content: 5 })).toThrow("content is not text");
+  });
+});
+
+describe("decodeAnswerStream failures", () => {
+  const tooMany = { Data: null, Version: "1.0.0", Success: false, Code: 429, Message: "Too many messages" };
+
+  for (const [name, wire] of [
+    ["sse", `data: {"content":"Part "}\n\ndata: {"content":"one"}\n\ndata: ${json(tooMany)}\n\n`],
+    ["ndjson", `{"content":"Part "}\n{"content":"one"}\n${json(tooMany)}\n{"content":"ignored"}\n`],
+  ] as const) {
+    it(`turns an error envelope in ${name} into an envelope error with the text so far`, async () => {
+      const bytes = encode(wire);
+      for (const chunks of [[bytes], Array.from(bytes, (_, i) => bytes.subarray(i, i + 1))]) {
+        const { error, events } = await failure(chunksOf(chunks));
+        expect(error).toMatchObject({ kind: "envelope", code: 429, partialText: "Part one" });
+        expect(error.message).toBe("ClientAsk: Too many messages");
+        expect(events).toEqual([delta("Part "), delta("one")]);
+      }
+    });
+  }
+
+  it("reports an SSE error event without an envelope with its text", async () => {
+    const { error } = await failure(['data: {"content":"so far"}\n\nevent: error\ndata: upstream overloaded\n\n']);
+    expect(error).toMatchObject({ kind: "envelope", partialText: "so far", message: "ClientAsk: upstream overloaded" });
+  });
+
+  it("reports a stream that ends before the final as incomplete, with the partial text", async () => {
+    for (const wire of [
+      '{"content":"Half an "}\n{"content":"answer"}\n',
+      '{"content":"Half an "}{"content":"answer"}{"AnswerID":1,"Ans',
+      'data: {"content":"Half an "}\n\ndata: {"content":"answer"}\n\ndata: {"Answer',
+      'data: {"content":"Half an "}\n\ndata: {"content":"answer"}\n\ndata: [DONE]\n\n',
+    ]) {
+      const { error, events } = await failure([wire]);
+      expect(error.kind).toBe("incomplete");
+      expect(error.partialText).toBe("Half an answer");
+      expect(error.message).toContain("ended before the final answer");
+      expect(events).toHaveLength(2);
+    }
+    expect((await failure([""])).error).toMatchObject({ kind: "incomplete", partialText: undefined });
+  });
+
+  it("reports an HTML page as malformed, quoting its first 80 characters", async () => {
+    const page = `<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body>${"nginx ".repeat(40)}`;
+    const quoted = JSON.stringify(page.slice(0, 80));
+    for (const chunks of [[page], page.split("")]) {
+      const { error } = await failure(chunks);
+      expect(error.kind).toBe("malformed");
+      expect(error.message).toContain(quoted);
+      expect(error.message).toContain("text/html");
+    }
+    expect((await failure(["Bad Gateway"])).error.message).toContain('"Bad Gateway"');
+    const { error, events } = await failure(['{"content":"ok"}\nInternal Server Error']);
+    expect(error).toMatchObject({ kind: "malformed", partialText: "ok" });
+    expect(events).toEqual([delta("ok")]);
+  });
+
+  it("reports objects that are not JSON or not answer objects as malformed", async () => {
+    const cases: [string, string][] = [
+      ['{"content":"a"}\n{"content": nope}\n', '"{\\"content\\": nope}"'],
+      ['{"content":"a"}{"content":"bad \\x escape"}', "not valid JSON"],
+      ['data: {"content":"a"}\n\ndata: {"content":\n\n{"AnswerID":1}\n\n', "not valid JSON"],
+      ['{"content":"a"}{"content":5}', "content is not a string"],
+      ['{"content":"a"}{"content":null}', "content is not a string"],
+      ['{"content":"a"}{"Answer":"a","TotalToken":1}', "no valid AnswerID"],
+      ['{"content":"a"}{"AnswerID":"twelve","Answer":"a"}', "no valid AnswerID"],
+      ['{"content":"a"}{"AnswerID":1,"TotalToken":"many"}', "TotalToken is not a number"],
+      ['{"content":"a","x":"raw \u0001 control"}', "not valid JSON"],
+      ['{"content":"a"}{"Data":null,"Success":true,"Code":200,"Message":""}', "Data is not an object"],
+      ['data: {"content":"a"}\n\ndata: "a bare string"\n\n', "not an object"],
+      ['data: {"content":"a"}\n\ndata: [1, 2]\n\n', "not an object"],
+    ];
+    for (const [wire, detail] of cases) {
+      const { error } = await failure([wire]);
+      expect(error.kind, wire).toBe("malformed");
+      expect(error.message, wire).toContain(detail);
+      // Every case but the raw control character follows a first delta "a".
+      expect(error.partialText, wire).toBe(wire.includes('"x"') ? undefined : "a");
+    }
+  });
+
+  it("rethrows a failing body as a transport error carrying the partial text", async () => {
+    const failing = async function* (wire: string, err: Error) {
+      yield encode(wire);
+      throw err;
+    };
+    const wire = 'data: {"content":"Before "}\n\ndata: {"content":"the stall"}\n\n';
+    const stalled = Object.assign(new Error("Body Timeout Error"), { code: "UND_ERR_BODY_TIMEOUT" });
+    const reset = Object.assign(new Error("other side closed"), { code: "ECONNRESET" });
+    const timeout = (await failure(failing(wire, stalled))).error;
+    expect(timeout).toMatchObject({ kind: "timeout", partialText: "Before the stall" });
+    const { error } = await failure(failing(wire, reset));
+    expect(error).toMatchObject({ kind: "connection", partialText: "Before the stall", cause: reset });
+    expect(error.message).toContain("ECONNRESET");
+    // An event still waiting for its blank line when the body failed is not part of the partial text.
+    const cut = await failure(failing('data: {"content":"a"}\n\ndata: {"content":"b"}', reset));
+    expect(cut.error.partialText).toBe("a");
+    expect(cut.events).toEqual([delta("a")]);
+  });
+
+  it("stops with an aborted error once the signal fires, and releases the body", async () => {
+    const controller = new AbortController();
+    const { body, state } = trackedBody(['{"content":"one"}{"content":"two"}', '{"content":"three"}']);
+    const seen: string[] = [];
+    let caught: unknown;
+    try {
+      for await (const event of decodeAnswerStream(body, { operation: OPERATION, signal: controller.signal })) {
+        if (event.type === "delta") seen.push(event.content);
+        controller.abort();
+      }
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ name: "ChatbotApiError", kind: "aborted", partialText: "onetwo" });
+    expect(seen).toEqual(["one"]);
+    expect(state.released).toBe(true);
+  });
+});
+
+describe("readAnswerObject", () => {
+  const read = (text: string) => readAnswerObject(OPERATION, text, () => "");
+
+  it("reads plain deltas exactly as JSON.parse would, and rejects what it rejects", () => {
+    const samples = ["", "a", '"', "\\", "\\u0041", "\n\r\t\b\f", "/", "</script>", "😀", "\ud83d", "東京", "}{"];
+    for (const content of samples) expect(read(JSON.stringify({ content }))).toEqual(delta(content));
+    expect(read('{"content":"\\u00e9t\\u00E9"}')).toEqual(delta("été"));
+    for (const text of ['{"content":"\t"}', '{"content":"\\q"}', '{"content":"\\u12"}', '{"content":"a"']) {
+      expect(() => read(text), text).toThrow(SyntaxError);
+    }
+  });
+
+  it("ignores keep-alives and objects of no known shape", () => {
+    for (const text of ["{}", '{"ping":1}', '{"type":"heartbeat"}']) expect(read(text)).toBeUndefined();
+  });
+});

@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from "../src/config.js";
+
+const noFile = { envFile: undefined, cwd: "/srv/app" };
+
+function problems(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env, noFile);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  it("applies the documented defaults", () => {
+    const config = loadConfig({}, noFile);
+    expect(config).toEqual({
+      port: 3000,
+      dataDir: "/srv/app/data",
+      logLevel: "info",
+      chatbotApi: {
+        url: undefined,
+        apiKey: undefined,
+        sessionKey: undefined,
+        serialNumber: undefined,
+        timeoutMs: 120_000,
+        uploadConfirmPath: "/chat/User/UploadSuccess",
+      },
+      databaseUrl: undefined,
+      bridge: {
+        storeUrl: undefined,
+        publicUrl: undefined,
+        groupSessionScope: "thread",
+        sessionIdleMs: 86_400_000,
+        resetKeyword: undefined,
+        queueMode: "queue",
+        answerTimeoutMs: 60_000,
+        apologyText: "Sorry, I couldn't finish that answer. Please try again in a moment.",
+        welcomeText: "Hi! How can I help you today?",
+      },
+      telegram: { botToken: undefined, webhookSecret: undefined, apiRoot: "https://api.telegram.org", mode: "webhook" },
+      llm: { baseUrl: undefined, apiKey: undefined, model: undefined },
+    });
+  });
+
+  it("reads every variable", () => {
+    const config = loadConfig(
+      {
+        PORT: "8080",
+        DATA_DIR: "/var/lib/chatbridge",
+        LOG_LEVEL: "debug",
+        CHATBOT_API_URL: "https://usapi.hottask.com/",
+        CHATBOT_API_KEY: "sk-123",
+        CHATBOT_SESSION_KEY: "sess-456",
+        CHATBOT_SERIAL_NUMBER: "3254a9d0",
+        CHATBOT_API_TIMEOUT_MS: "5000",
+        CHATBOT_UPLOAD_CONFIRM_PATH: "/chat/User/Confirm",
+      },
+      noFile,
+    );
+    expect(config.port).toBe(8080);
+    expect(config.dataDir).toBe("/var/lib/chatbridge");
+    expect(config.logLevel).toBe("debug");
+    expect(config.chatbotApi).toEqual({
+      url: "https://usapi.hottask.com",
+      apiKey: "sk-123",
+      sessionKey: "sess-456",
+      serialNumber: "3254a9d0",
+      timeoutMs: 5000,
+      uploadConfirmPath: "/chat/User/Confirm",
+    });
+  });
+
+  it("names the variable, the bad value and the fix, one line each", () => {
+    const lines = problems({ PORT: "eighty", LOG_LEVEL: "loud", CHATBOT_API_URL: "ftp://x" });
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^PORT="eighty" is invalid .*: set PORT to a whole number from 1 to 65535/);
+    expect(lines[1]).toMatch(/^LOG_LEVEL="loud" is invalid .*one of fatal, error, warn, info/);
+    expect(lines[2]).toMatch(/^CHATBOT_API_URL="ftp:\/\/x" is invalid .*http\(s\) URL/);
+    for (const line of lines) expect(line).not.toContain("\n");
+  });
+
+  it("rejects out-of-range numbers", () => {
+    expect(problems({ PORT: "70000" })[0]).toContain("PORT=");
+    expect(problems({ CHATBOT_API_TIMEOUT_MS: "5" })[0]).toContain("CHATBOT_API_TIMEOUT_MS=");
+  });
+
+  it("treats empty values as unset", () => {
+    expect(loadConfig({ PORT: "", CHATBOT_API_KEY: "  " }, noFile).port).toBe(3000);
+  });
+
+  it("reads a .env file, with the real environment winning", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "chatbridge-env-"));
+    const file = path.join(dir, ".env");
+    writeFileSync(file, "PORT=4000\nLOG_LEVEL=warn\n# comment\nCHATBOT_SERIAL_NUMBER=from-file\n");
+    const config = loadConfig({ LOG_LEVEL: "error" }, { envFile: file });
+    expect(config.port).toBe(4000);
+    expect(config.logLevel).toBe("error");
+    expect(config.chatbotApi.serialNumber).toBe("from-file");
+    expect(loadConfig({}, { envFile: path.join(dir, "missing.env") }).port).toBe(3000);
+  });
+});
+
+describe("documentation of the variables", () => {
+  it("lists every variable in .env.example and the README's table", () => {
+    const example = readFileSync(".env.example", "utf8");
+    const readme = readFileSync("README.md", "utf8");
+    for (const name of CONFIG_VARIABLES) {
+      expect(example, name).toMatch(new RegExp(`^${name}=`, "m"));
+      expect(readme, name).toContain(`| \`${name}\` |`);
+    }
+    const documented = [...example.matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]);
+    expect(documented.sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+});
