@@ -1,0 +1,192 @@
+import { Api } from "grammy";
+import type { ReplyKeyboardMarkup, ReplyParameters } from "grammy/types";
+import type {
+  Channel,
+  ChannelCapabilities,
+  ChannelLimits,
+  OutgoingText,
+  SentMessage,
+} from "../../src/bridge/channel.js";
+import { ChannelError } from "../../src/bridge/channel.js";
+import type { ReplyTarget } from "../../src/bridge/inbound.js";
+import type { Logger } from "../../src/log.js";
+import { markdownToTelegramHtml, measureMarkdown, visibleLength } from "./format.js";
+import { operatorProblem, toChannelError } from "./telegram-errors.js";
+
+/**
+ * Telegram's limits as the pacer should keep them. The Bot API documents only rough numbers, and sends, edits,
+ * drafts and chat actions all draw on one per-chat flood control (Vercel Chat SDK: "Sends and edits share flood
+ * control"), so the per-chat budget covers every call.
+ * - `perChat`: "In a single chat, avoid sending more than one message per second. We may allow short bursts that
+ *   go over this limit" (https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this).
+ * - `perGroup`: "In a group, bots are not be able to send more than 20 messages per minute" (same FAQ), and "bots
+ *   can only do up to 20 message edits in a minute per group chat" (https://grammy.dev/advanced/flood). A burst of
+ *   3 with 17 more per minute never puts more than 20 in any minute.
+ * - `perBot`: "not able to broadcast more than about 30 messages per second" (same FAQ); a burst of 5 on 25/s
+ *   never puts more than 30 in any second.
+ * - `minUpdateIntervalMs.private`: drafts (sendMessageDraft) have no documented limit; Vercel's native path uses
+ *   250 ms, grammY's stream plugin skips drafts that come too fast. The per-chat bucket above is what really
+ *   paces them, so a shorter interval would only queue drafts that are then superseded.
+ * - `minUpdateIntervalMs.group`: 3 s between edits keeps 20 edits a minute (Vercel uses 3.1 s).
+ */
+export const TELEGRAM_LIMITS: ChannelLimits = {
+  perChat: { perSecond: 1, burst: 3 },
+  perGroup: { perSecond: 17 / 60, burst: 3 },
+  perBot: { perSecond: 25, burst: 5 },
+  minUpdateIntervalMs: { private: 1_000, group: 3_000 },
+};
+
+/** "Text of the message to be sent, 1-4096 characters after entities parsing" (https://core.telegram.org/bots/api#sendmessage). */
+export const TELEGRAM_MAX_TEXT_LENGTH = 4096;
+
+/** What a {@link TelegramChannel} needs. */
+export interface TelegramChannelOptions {
+  /** The bot token from @BotFather (TELEGRAM_BOT_TOKEN). */
+  token: string;
+  /** The Bot API root (TELEGRAM_API_ROOT): api.telegram.org, a local Bot API server or an emulator. */
+  apiRoot?: string | undefined;
+  /** The bot of this deployment (`default` unless several are configured). */
+  botId?: string | undefined;
+  /** Where operator-actionable problems (a wrong token) are reported, once each. */
+  log?: Logger | undefined;
+}
+
+/**
+ * Telegram as a bridge channel, over grammY's `Api` (no `Bot`, no polling: updates arrive through the routes or
+ * the poller in `telegram-setup.ts`). Private chats stream answers as native drafts (sendMessageDraft) that the
+ * final sendMessage persists; groups stream by editing the sent message. Text goes as HTML rendered from the
+ * chatbot's markdown.
+ */
+export class TelegramChannel implements Channel {
+  readonly name = "telegram";
+  readonly botId: string;
+  readonly limits: ChannelLimits = TELEGRAM_LIMITS;
+  /** The grammY API client; the setup code uses it for setWebhook, getUpdates and getMe. */
+  readonly api: Api;
+  readonly #log: Logger | undefined;
+  readonly #reported = new Set<string>();
+
+  constructor(options: TelegramChannelOptions) {
+    this.botId = options.botId ?? "default";
+    this.#log = options.log;
+    // Calls that outlast a minute are stuck; getUpdates long-polls for 25 s, well inside this.
+    this.api = new Api(options.token, { apiRoot: options.apiRoot ?? "https://api.telegram.org", timeoutSeconds: 60 });
+  }
+
+  /**
+   * Drafts exist only in private chats ("Unique identifier for the target private chat",
+   * https://core.telegram.org/bots/api#sendmessagedraft); a reply keyboard in a group would pop up for everyone.
+   */
+  capabilities(target: ReplyTarget): ChannelCapabilities {
+    return {
+      canEdit: true,
+      nativeDraft: !target.isGroup,
+      maxTextLength: TELEGRAM_MAX_TEXT_LENGTH,
+      quickReplies: !target.isGroup,
+    };
+  }
+
+  /** Telegram's length of chatbot markdown once rendered, for splitting long answers. */
+  measure(markdown: string): number {
+    return measureMarkdown(markdown);
+  }
+
+  async send(target: ReplyTarget, text: OutgoingText): Promise<SentMessage> {
+    const [content, mode] = body(text);
+    const message = await this.#call(() =>
+      this.api.sendMessage(chatIdOf(target), content, {
+        ...mode,
+        message_thread_id: threadIdOf(target),
+        reply_parameters: replyTo(target),
+        reply_markup: this.#keyboard(target, text.quickReplies),
+        // A preview that appears and changes while the answer streams is noise; the answer is the content.
+        link_preview_options: { is_disabled: true },
+      }),
+    );
+    return { id: String(message.message_id) };
+  }
+
+  /** Reply keyboards cannot be attached by an edit (editMessageText takes inline keyboards only). */
+  async edit(target: ReplyTarget, message: SentMessage, text: OutgoingText): Promise<void> {
+    const [content, mode] = body(text);
+    await this.#call(() =>
+      this.api.editMessageText(chatIdOf(target), Number(message.id), content, {
+        ...mode,
+        link_preview_options: { is_disabled: true },
+      }),
+    );
+  }
+
+  /**
+   * Streams into a native draft; the same `draftId` animates the change. `can_stop` shows a stop button (its
+   * press arrives as a `stopped_message_generation` update) and `keep_on_stop` keeps the partial text on screen
+   * until the bridge persists it with sendMessage (https://core.telegram.org/bots/api#sendmessagedraft).
+   */
+  async draft(target: ReplyTarget, draftId: number, text: OutgoingText): Promise<void> {
+    if (target.isGroup) throw new ChannelError("rejected", "Telegram drafts exist only in private chats");
+    const [content, mode] = body(text);
+    await this.#call(() =>
+      this.api.sendMessageDraft(chatIdOf(target), draftId, content, {
+        ...mode,
+        message_thread_id: threadIdOf(target),
+        can_stop: true,
+        keep_on_stop: true,
+      }),
+    );
+  }
+
+  /** "The status is set for 5 seconds or less" (https://core.telegram.org/bots/api#sendchataction): renewed by the caller. */
+  async typing(target: ReplyTarget): Promise<void> {
+    await this.#call(() =>
+      this.api.sendChatAction(chatIdOf(target), "typing", { message_thread_id: threadIdOf(target) }),
+    );
+  }
+
+  /** Suggested questions as a one-time reply keyboard: a tap sends the question as an ordinary message. */
+  #keyboard(target: ReplyTarget, quickReplies: string[] | undefined): ReplyKeyboardMarkup | undefined {
+    const buttons = (quickReplies ?? []).map((reply) => reply.trim()).filter(Boolean);
+    if (target.isGroup || buttons.length === 0) return undefined;
+    return { keyboard: buttons.map((text) => [{ text }]), one_time_keyboard: true, resize_keyboard: true };
+  }
+
+  async #call<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      const mapped = toChannelError(error);
+      const problem = operatorProblem(mapped);
+      if (problem && !this.#reported.has(problem.key)) {
+        this.#reported.add(problem.key);
+        this.#log?.error({ channel: this.name, botId: this.botId }, problem.message);
+      }
+      throw mapped;
+    }
+  }
+}
+
+/**
+ * The text and parse mode of an outgoing text: markdown goes as HTML, plain text without a parse mode (so
+ * nothing in it is read as markup). Markdown that renders to nothing visible goes as it was written, since
+ * Telegram refuses an empty message.
+ */
+function body(text: OutgoingText): [string, { parse_mode?: "HTML" }] {
+  if (text.format === "plain") return [text.text, {}];
+  const html = markdownToTelegramHtml(text.text);
+  if (visibleLength(html) === 0) return [text.text, {}];
+  return [html, { parse_mode: "HTML" }];
+}
+
+/** Telegram chat ids are integers up to 52 bits (supergroups: -100…), within a JS number. */
+function chatIdOf(target: ReplyTarget): number {
+  return Number(target.chatId);
+}
+
+function threadIdOf(target: ReplyTarget): number | undefined {
+  return target.threadId === undefined ? undefined : Number(target.threadId);
+}
+
+/** In groups the answer replies to the question; it still goes out if the question was deleted meanwhile. */
+function replyTo(target: ReplyTarget): ReplyParameters | undefined {
+  if (!target.isGroup || target.replyToMessageId === undefined) return undefined;
+  return { message_id: Number(target.replyToMessageId), allow_sending_without_reply: true };
+}

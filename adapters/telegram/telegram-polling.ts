@@ -1,0 +1,128 @@
+import type { Api } from "grammy";
+import type { Update } from "grammy/types";
+import type { Logger } from "../../src/log.js";
+import { operatorProblem } from "./telegram-errors.js";
+import type { DeliveryOutcome } from "./telegram-inbound.js";
+
+/** grammY's Node build types signals with the `abort-controller` polyfill; Node's own signal works the same. */
+type GrammySignal = Parameters<Api["getUpdates"]>[1];
+
+/** The updates the bridge reads; `stopped_message_generation` must be asked for explicitly once a list is given. */
+export const ALLOWED_UPDATES = ["message", "stopped_message_generation"] as const;
+
+/** Options of {@link TelegramPoller}. */
+export interface TelegramPollerOptions {
+  api: Api;
+  deliver(update: Update): Promise<DeliveryOutcome>;
+  log?: Logger | undefined;
+  /** Long-poll duration in seconds (default 25; below common 30 s proxy timeouts). */
+  timeoutSeconds?: number;
+  /** First pause after a failure, doubled up to `maxBackoffMs` (defaults 1 s and 30 s). */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+/**
+ * Long polling for local use without a public URL: deleteWebhook (Telegram refuses getUpdates while a webhook
+ * is set), then getUpdates in a loop. An update is confirmed — by asking for the next offset — only after the
+ * bridge took it, so a failure of the bridge's store makes the loop back off and read the same update again.
+ * "Updates are stored on the server until the bot receives them … not … longer than 24 hours"
+ * (https://core.telegram.org/bots/api#getting-updates).
+ */
+export class TelegramPoller {
+  readonly #options: TelegramPollerOptions;
+  readonly #stop = new AbortController();
+  #offset: number | undefined;
+  #loop: Promise<void> | undefined;
+  readonly #reported = new Set<string>();
+
+  constructor(options: TelegramPollerOptions) {
+    this.#options = options;
+  }
+
+  /** Starts polling in the background. */
+  start(): void {
+    this.#loop ??= this.#run();
+  }
+
+  /** Ends the long poll under way and confirms the updates already handed over, so a restart does not read them again. */
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    await this.#loop;
+    if (this.#offset === undefined) return;
+    // getUpdates confirms every update below `offset`; limit 1 with no wait fetches at most one, left unconfirmed.
+    await this.#options.api
+      .getUpdates({ offset: this.#offset, limit: 1, timeout: 0 }, AbortSignal.timeout(5_000) as GrammySignal)
+      .catch(() => undefined);
+  }
+
+  async #run(): Promise<void> {
+    const signal = this.#stop.signal;
+    let failures = 0;
+    let webhookDeleted = false;
+    while (!signal.aborted) {
+      try {
+        if (!webhookDeleted) {
+          await this.#options.api.deleteWebhook({ drop_pending_updates: false }, signal as GrammySignal);
+          webhookDeleted = true;
+        }
+        const updates = await this.#options.api.getUpdates(
+          { offset: this.#offset, timeout: this.#options.timeoutSeconds ?? 25, allowed_updates: [...ALLOWED_UPDATES] },
+          signal as GrammySignal,
+        );
+        this.#reported.clear();
+        const handed = await this.#hand(updates);
+        if (handed === "stopping") return;
+        failures = handed === "ok" ? 0 : failures + 1;
+        if (handed === "ok") continue;
+      } catch (error) {
+        if (signal.aborted) return;
+        failures += 1;
+        this.#report(error);
+      }
+      await this.#pause(failures);
+    }
+  }
+
+  /** Hands updates over in order; an update the bridge did not take stays unconfirmed, to be read again. */
+  async #hand(updates: Update[]): Promise<"ok" | "failed" | "stopping"> {
+    for (const update of updates) {
+      try {
+        // Stopping: the update stays on Telegram's side for the next start.
+        if ((await this.#options.deliver(update)) === "stopping") return "stopping";
+      } catch (error) {
+        this.#options.log?.warn({ err: error, channel: "telegram" }, "update not taken; reading it again");
+        return "failed";
+      }
+      this.#offset = update.update_id + 1;
+    }
+    return "ok";
+  }
+
+  /** Each kind of failure is logged once until a poll succeeds again, not at every retry. */
+  #report(error: unknown): void {
+    const problem = operatorProblem(error);
+    const key = problem?.key ?? "other";
+    if (this.#reported.has(key)) return;
+    this.#reported.add(key);
+    const log = this.#options.log;
+    if (problem) log?.error({ channel: "telegram" }, problem.message);
+    else log?.warn({ err: error, channel: "telegram" }, "Telegram getUpdates failed; retrying with backoff");
+  }
+
+  async #pause(failures: number): Promise<void> {
+    const base = this.#options.backoffMs ?? 1_000;
+    const ms = Math.min(this.#options.maxBackoffMs ?? 30_000, base * 2 ** Math.max(0, failures - 1));
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#stop.signal.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  }
+}

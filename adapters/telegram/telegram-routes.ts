@@ -1,0 +1,123 @@
+import { timingSafeEqual } from "node:crypto";
+import express, { type NextFunction, type Request, type Response, Router } from "express";
+import type { Logger } from "../../src/log.js";
+import type { DeliveryOutcome } from "./telegram-inbound.js";
+
+/** The header Telegram sends the webhook's `secret_token` in (https://core.telegram.org/bots/api#setwebhook). */
+export const SECRET_HEADER = "x-telegram-bot-api-secret-token";
+
+/** The webhook path of the default bot; named bots use `${TELEGRAM_WEBHOOK_PATH}/<botId>`. */
+export const TELEGRAM_WEBHOOK_PATH = "/webhooks/telegram";
+
+/**
+ * How long a webhook request may wait for the bridge to take its update. The bridge only claims and queues
+ * (milliseconds); past this, something is slow and Telegram, which holds back a chat's later updates until
+ * this one is acknowledged, should not wait for it.
+ */
+export const DEFAULT_ACK_WITHIN_MS = 1_500;
+
+/** One bot's webhook: the secret it was registered with and where its updates go. */
+export interface TelegramWebhook {
+  /** The `secret_token` given to setWebhook (TELEGRAM_WEBHOOK_SECRET). */
+  secret: string;
+  deliver(update: unknown): Promise<DeliveryOutcome>;
+}
+
+/** Options of {@link telegramWebhookRoutes}. */
+export interface TelegramRoutesOptions {
+  log?: Logger | undefined;
+  /** See {@link DEFAULT_ACK_WITHIN_MS}. */
+  ackWithinMs?: number | undefined;
+}
+
+/**
+ * `POST /webhooks/telegram` (the bot `default`) and `POST /webhooks/telegram/:botId`. The secret header is
+ * checked in constant time before the body is read: a missing or wrong one gets 401 and nothing is processed.
+ * An authentic update is answered at once — 200 when the bridge took it, or it was a duplicate, or it could
+ * not be read (retrying would not help); 503 while the bridge stops and 500 when it failed, so Telegram
+ * delivers it again ("we will repeat the request", https://core.telegram.org/bots/api#setwebhook). The answer
+ * itself is never awaited.
+ */
+export function telegramWebhookRoutes(
+  webhooks: ReadonlyMap<string, TelegramWebhook>,
+  options: TelegramRoutesOptions = {},
+): Router {
+  const router = Router();
+  const ackWithinMs = options.ackWithinMs ?? DEFAULT_ACK_WITHIN_MS;
+  const authenticate = (req: Request, res: Response, next: NextFunction) => {
+    const webhook = webhooks.get(botIdOf(req));
+    if (!webhook) {
+      res.status(404).json({ error: "no such Telegram bot" });
+      return;
+    }
+    if (!secretMatches(webhook.secret, req.get(SECRET_HEADER))) {
+      res.status(401).json({ error: "wrong or missing X-Telegram-Bot-Api-Secret-Token" });
+      return;
+    }
+    res.locals.webhook = webhook;
+    next();
+  };
+  const receive = async (req: Request, res: Response) => {
+    const webhook = res.locals.webhook as TelegramWebhook;
+    const outcome = await settleWithin(webhook.deliver(req.body), ackWithinMs);
+    if (outcome.state === "late") {
+      outcome.later.catch((error: unknown) =>
+        options.log?.error({ err: error, channel: "telegram" }, "an update acknowledged late could not be taken"),
+      );
+      res.status(200).json({ status: "pending" });
+    } else if (outcome.state === "failed") {
+      options.log?.warn({ err: outcome.error, channel: "telegram" }, "update not taken; Telegram will retry");
+      res.status(500).json({ error: "the update could not be taken; retry" });
+    } else res.status(outcome.value === "stopping" ? 503 : 200).json({ status: outcome.value });
+  };
+  // Telegram's updates are small; 1 MB leaves room for long captions and entities without inviting abuse.
+  const body = express.json({ limit: "1mb", type: () => true });
+  const unreadable = (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    options.log?.warn({ err: error, channel: "telegram" }, "ignored an unreadable webhook body");
+    res.status(200).json({ status: "ignored" });
+  };
+  for (const path of [TELEGRAM_WEBHOOK_PATH, `${TELEGRAM_WEBHOOK_PATH}/:botId`]) {
+    router.post(path, authenticate, body, receive, unreadable);
+  }
+  return router;
+}
+
+/**
+ * Compares a received secret with the configured one in constant time (no early exit on the first differing
+ * byte, which would let an attacker find the secret byte by byte). Only the length can be learnt, and Telegram
+ * secrets have no secret length.
+ */
+export function secretMatches(expected: string, received: string | undefined): boolean {
+  if (received === undefined || expected === "") return false;
+  const a = Buffer.from(expected, "utf8");
+  const b = Buffer.from(received, "utf8");
+  if (a.length !== b.length) return false;
+  return timingSafeEqual(a, b);
+}
+
+function botIdOf(req: Request): string {
+  const botId = req.params.botId;
+  return typeof botId === "string" && botId !== "" ? botId : "default";
+}
+
+type Settled<T> =
+  | { state: "done"; value: T }
+  | { state: "failed"; error: unknown }
+  | { state: "late"; later: Promise<T> };
+
+/** The promise's result if it settles within `ms`, else "late" with the promise to follow up. */
+async function settleWithin<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), ms);
+  });
+  try {
+    const winner = await Promise.race([promise.then((value) => ({ value })), late]);
+    return winner === "late" ? { state: "late", later: promise } : { state: "done", value: winner.value };
+  } catch (error) {
+    return { state: "failed", error };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,154 @@
+import * as crypto from "node:crypto";
+import { once } from "node:events";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { DeliveryOutcome } from "../../../adapters/telegram/telegram-inbound.js";
+import {
+  SECRET_HEADER,
+  secretMatches,
+  type TelegramWebhook,
+  telegramWebhookRoutes,
+} from "../../../adapters/telegram/telegram-routes.js";
+
+vi.mock("node:crypto", async (importOriginal) => {
+  const original = await importOriginal<typeof import("node:crypto")>();
+  return { ...original, timingSafeEqual: vi.fn(original.timingSafeEqual) };
+});
+
+const SECRET = "s3cret_TOKEN-value";
+let server: Server | undefined;
+
+afterEach(async () => {
+  if (server) await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+  vi.mocked(crypto.timingSafeEqual).mockClear();
+});
+
+/** A webhook whose bridge records updates and takes `delayMs` (or fails, or says it is stopping). */
+function recordingWebhook(behaviour: { delayMs?: number; fail?: boolean; outcome?: DeliveryOutcome } = {}) {
+  const received: unknown[] = [];
+  const webhook: TelegramWebhook = {
+    secret: SECRET,
+    deliver: async (update) => {
+      received.push(update);
+      await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs ?? 0));
+      if (behaviour.fail) throw new Error("store unreachable");
+      return behaviour.outcome ?? "accepted";
+    },
+  };
+  return { webhook, received };
+}
+
+async function serve(webhooks: Map<string, TelegramWebhook>, ackWithinMs?: number): Promise<string> {
+  const app = express();
+  app.use(telegramWebhookRoutes(webhooks, { ackWithinMs }));
+  server = app.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function post(url: string, body: string, secret?: string) {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (secret !== undefined) headers[SECRET_HEADER] = secret;
+  return fetch(url, { method: "POST", headers, body });
+}
+
+const update = JSON.stringify({ update_id: 1, message: { message_id: 1, date: 1, chat: { id: 1, type: "private" } } });
+
+describe("telegramWebhookRoutes", () => {
+  it("refuses a missing or wrong secret with 401, and the bridge sees nothing", async () => {
+    const { webhook, received } = recordingWebhook();
+    const base = await serve(new Map([["default", webhook]]));
+    for (const secret of [undefined, "", "wrong", `${SECRET}x`, SECRET.slice(0, -1), SECRET.toUpperCase()]) {
+      const response = await post(`${base}/webhooks/telegram`, update, secret);
+      expect(response.status, String(secret)).toBe(401);
+    }
+    expect(received).toEqual([]);
+  });
+
+  it("compares secrets of equal length with crypto.timingSafeEqual", async () => {
+    const compare = vi.mocked(crypto.timingSafeEqual);
+    expect(secretMatches(SECRET, SECRET)).toBe(true);
+    expect(secretMatches(SECRET, `${SECRET.slice(0, -1)}X`)).toBe(false);
+    expect(compare).toHaveBeenCalledTimes(2);
+    expect(secretMatches(SECRET, "short")).toBe(false);
+    expect(secretMatches(SECRET, undefined)).toBe(false);
+    expect(secretMatches("", "")).toBe(false);
+    expect(compare).toHaveBeenCalledTimes(2);
+    const { webhook } = recordingWebhook();
+    const base = await serve(new Map([["default", webhook]]));
+    await post(`${base}/webhooks/telegram`, update, SECRET);
+    expect(compare).toHaveBeenCalledTimes(3);
+  });
+
+  it("hands an authentic update to the bridge and answers 200", async () => {
+    const { webhook, received } = recordingWebhook();
+    const base = await serve(new Map([["default", webhook]]));
+    const response = await post(`${base}/webhooks/telegram`, update, SECRET);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "accepted" });
+    expect(received).toEqual([JSON.parse(update)]);
+  });
+
+  it("answers 200 quickly while a slow bridge is still taking the update", async () => {
+    const { webhook, received } = recordingWebhook({ delayMs: 3_000 });
+    const base = await serve(new Map([["default", webhook]]), 100);
+    const started = Date.now();
+    const response = await post(`${base}/webhooks/telegram`, update, SECRET);
+    expect(response.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(received).toHaveLength(1);
+  });
+
+  it("answers 500 when the bridge fails (Telegram retries) and 503 while it stops", async () => {
+    const failing = recordingWebhook({ fail: true });
+    const stopping = recordingWebhook({ outcome: "stopping" });
+    const base = await serve(
+      new Map([
+        ["default", failing.webhook],
+        ["other", stopping.webhook],
+      ]),
+    );
+    expect((await post(`${base}/webhooks/telegram`, update, SECRET)).status).toBe(500);
+    expect((await post(`${base}/webhooks/telegram/other`, update, SECRET)).status).toBe(503);
+    expect(stopping.received).toHaveLength(1);
+  });
+
+  it("answers 200 to duplicates and to authentic bodies it cannot read, so Telegram stops retrying", async () => {
+    const duplicate = recordingWebhook({ outcome: "duplicate" });
+    const base = await serve(new Map([["default", duplicate.webhook]]));
+    expect((await post(`${base}/webhooks/telegram`, update, SECRET)).status).toBe(200);
+    const broken = await post(`${base}/webhooks/telegram`, "{not json", SECRET);
+    expect(broken.status).toBe(200);
+    expect(await broken.json()).toEqual({ status: "ignored" });
+    expect(duplicate.received).toHaveLength(1);
+  });
+
+  it("routes named bots by path, each with its own secret, and 404s unknown ones", async () => {
+    const first = recordingWebhook();
+    const second = recordingWebhook();
+    const named = { ...second.webhook, secret: "another-secret" };
+    const base = await serve(
+      new Map([
+        ["default", first.webhook],
+        ["sales", named],
+      ]),
+    );
+    expect((await post(`${base}/webhooks/telegram/sales`, update, SECRET)).status).toBe(401);
+    expect((await post(`${base}/webhooks/telegram/sales`, update, "another-secret")).status).toBe(200);
+    expect((await post(`${base}/webhooks/telegram/nobody`, update, SECRET)).status).toBe(404);
+    expect(first.received).toHaveLength(0);
+    expect(second.received).toHaveLength(1);
+  });
+
+  it("refuses bodies over 1 MB without handing them on", async () => {
+    const { webhook, received } = recordingWebhook();
+    const base = await serve(new Map([["default", webhook]]));
+    const huge = JSON.stringify({ update_id: 2, message: { text: "x".repeat(1_100_000) } });
+    const response = await post(`${base}/webhooks/telegram`, huge, SECRET);
+    expect(response.status).toBe(200);
+    expect(received).toEqual([]);
+  });
+});
