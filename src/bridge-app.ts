@@ -1,13 +1,15 @@
 import { once } from "node:events";
 import type { Server } from "node:http";
 import express from "express";
+import { type TelegramWebhook, telegramWebhookRoutes } from "../adapters/telegram/telegram-routes.js";
+import { type RunningTelegram, startTelegram } from "../adapters/telegram/telegram-setup.js";
 import { WebChannel } from "../adapters/web/web-channel.js";
 import { webChatRoutes } from "../adapters/web/web-routes.js";
 import { Bridge } from "./bridge/bridge.js";
 import { createBridgeMetrics } from "./bridge/metrics.js";
 import { type BridgeStore, openBridgeStore } from "./bridge/store/bridge-store.js";
-import { ChatbotClient } from "./client/index.js";
-import { type Config, ConfigError } from "./config.js";
+import { type ChatbotLinks, resolveChatbots } from "./chatbot-links.js";
+import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
 import { type EmbeddedApi, openEmbeddedApi } from "./server/embedded-api.js";
 
@@ -38,45 +40,30 @@ export async function startBridge(
   log: Logger,
   options: { host?: string } = {},
 ): Promise<RunningBridge> {
-  const api = config.chatbotApi;
-  if (api.url && (!api.apiKey || !api.serialNumber)) {
-    throw new ConfigError(
-      [
-        api.apiKey ? "" : "CHATBOT_API_KEY is not set: with CHATBOT_API_URL, set it to the workspace's secret key.",
-        api.serialNumber ? "" : "CHATBOT_SERIAL_NUMBER is not set: with CHATBOT_API_URL, set it to the chatbot's id.",
-      ].filter(Boolean),
-    );
-  }
-  const embedded = api.url ? undefined : await openEmbeddedApi(config, log);
+  const embedded = config.chatbotApi.url ? undefined : await openEmbeddedApi(config, log);
   let store: BridgeStore | undefined;
+  let chatbots: ChatbotLinks | undefined;
+  const telegrams: RunningTelegram[] = [];
+  let server: Server | undefined;
   try {
+    chatbots = resolveChatbots(config, embedded);
     store = await openBridgeStore({ url: config.bridge.storeUrl, dataDir: config.dataDir });
-    const client = new ChatbotClient({
-      baseUrl: api.url ?? `http://127.0.0.1:${config.port}`,
-      apiKey: embedded ? embedded.demo.workspace.secretKey : api.apiKey,
-      sessionKey: embedded ? embedded.demo.workspace.sessionKey : api.sessionKey,
-      timeoutMs: api.timeoutMs,
-      uploadConfirmPath: api.uploadConfirmPath,
-    });
-    const serialNumber = embedded ? embedded.demo.chatbot.serialNumber : (api.serialNumber as string);
+    const client = chatbots.primary;
     const metrics = createBridgeMetrics();
-    const bridge = new Bridge({
-      store,
-      config: config.bridge,
-      chatbots: [{ botId: "default", client, serialNumber }],
-      log,
-      metrics,
-    });
+    const bridge = new Bridge({ store, config: config.bridge, chatbots: chatbots.links, log, metrics });
     const app = express();
     app.disable("x-powered-by");
     if (embedded) app.use("/chat", embedded.router);
     const web = new WebChannel();
     bridge.attach(web);
     app.use(webChatRoutes(web, bridge, { title: embedded?.demo.chatbot.settings.Name ?? "chatbridge" }));
+    const telegramWebhooks = new Map<string, TelegramWebhook>();
+    app.use(telegramWebhookRoutes(telegramWebhooks, { log }));
     app.get("/healthz", (_req, res) => {
       res.json({ status: "ok" });
     });
     const bridgeStore = store;
+    const links = chatbots;
     app.get("/readyz", async (_req, res) => {
       const checks = await Promise.allSettled([
         bridgeStore.ping(),
@@ -93,12 +80,42 @@ export async function startBridge(
     app.get("/metrics", async (_req, res) => {
       res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });
-    const server: Server = app.listen(config.port, options.host ?? "0.0.0.0");
-    await once(server, "listening");
+    const listening = app.listen(config.port, options.host ?? "0.0.0.0");
+    server = listening;
+    await once(listening, "listening");
     const url = `http://127.0.0.1:${config.port}`;
+    const telegramBots = [
+      { botId: "default", telegram: config.telegram },
+      ...config.bots.flatMap((bot) =>
+        bot.telegram
+          ? [
+              {
+                botId: bot.id,
+                telegram: {
+                  ...bot.telegram,
+                  apiRoot: config.telegram.apiRoot,
+                  mode: bot.telegram.mode ?? config.telegram.mode,
+                },
+              },
+            ]
+          : [],
+      ),
+    ];
+    for (const { botId, telegram } of telegramBots) {
+      telegrams.push(
+        await startTelegram({
+          botId,
+          telegram,
+          publicUrl: config.bridge.publicUrl,
+          bridge,
+          webhooks: telegramWebhooks,
+          log,
+        }),
+      );
+    }
     const channels: ChannelStatus[] = [
       { name: "web chat", enabled: true, detail: `${config.bridge.publicUrl ?? url}/` },
-      { name: "Telegram", enabled: false, detail: "not in this version yet (TELEGRAM_BOT_TOKEN)" },
+      ...telegrams.map((running) => running.status),
       { name: "Slack", enabled: false, detail: "not in this version yet (SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET)" },
       { name: "WhatsApp", enabled: false, detail: "not in this version yet (WHATSAPP_ACCESS_TOKEN …)" },
     ];
@@ -107,18 +124,27 @@ export async function startBridge(
       channels,
       embedded,
       close: async (graceMs) => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
+        await Promise.all(telegrams.map((running) => running.stop()));
+        const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
+        listening.closeIdleConnections();
         await bridge.stop(graceMs);
         // Event streams of web chat pages never end by themselves.
-        server.closeAllConnections();
+        listening.closeAllConnections();
         await closed;
-        await client.close();
+        await links.close();
         await bridgeStore.close();
         await embedded?.close();
       },
     };
   } catch (error) {
+    await Promise.all(telegrams.map((running) => running.stop()));
+    if (server?.listening) {
+      const closed = once(server, "close");
+      server.close();
+      server.closeAllConnections();
+      await closed;
+    }
+    await chatbots?.close();
     await store?.close();
     await embedded?.close();
     throw error;

@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { z } from "zod";
+import { loadBotsFile, type NamedBot, telegramBotToken, telegramWebhookSecret } from "./bots-file.js";
+import { ConfigError } from "./config-error.js";
 
 /** pino levels accepted by `LOG_LEVEL`. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -39,6 +41,8 @@ export interface Config {
     apiRoot: string;
     mode: "webhook" | "polling";
   };
+  /** The bots listed in the BRIDGE_CONFIG file, besides the bot `default` that the variables describe. */
+  bots: NamedBot[];
   /** An OpenAI-compatible provider for the embedded server; undefined fields = not configured. */
   llm: {
     baseUrl: string | undefined;
@@ -69,13 +73,7 @@ export interface BridgeConfig {
   welcomeText: string;
 }
 
-/** Stops the program: one line per bad variable, naming it, its value (secrets masked) and the fix. */
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
-  constructor(readonly problems: string[]) {
-    super(problems.join("\n"));
-  }
-}
+export { ConfigError } from "./config-error.js";
 
 interface Variable<T> {
   schema: z.ZodType<T>;
@@ -168,19 +166,12 @@ const VARIABLES = {
     fix: "the greeting used when the chatbot's WelcomeMessage cannot be read",
   },
   TELEGRAM_BOT_TOKEN: {
-    schema: z
-      .string()
-      .trim()
-      .regex(/^\d+:[\w-]{20,}$/, "must look like 123456789:AA… (from @BotFather)")
-      .optional(),
+    schema: telegramBotToken.optional(),
     fix: "the bot token from @BotFather, or leave it unset to disable Telegram",
     secret: true,
   },
   TELEGRAM_WEBHOOK_SECRET: {
-    schema: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,256}$/, "must be 1-256 letters, digits, _ or -")
-      .optional(),
+    schema: telegramWebhookSecret.optional(),
     fix: "1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's secret_token rules)",
     secret: true,
   },
@@ -195,6 +186,7 @@ const VARIABLES = {
     schema: z.enum(["webhook", "polling"]).default("webhook"),
     fix: "webhook (the default; needs PUBLIC_URL) or polling (for local use without a public URL)",
   },
+  BRIDGE_CONFIG: optionalText("the path of a JSON or YAML file listing more bots (see the README), or leave it unset"),
   LLM_BASE_URL: {
     schema: httpUrl,
     fix: "the base URL of an OpenAI-compatible API such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1",
@@ -250,9 +242,10 @@ export function loadConfig(
   }
   if (problems.length > 0) throw new ConfigError(problems);
   const v = values as Values;
+  const cwd = options.cwd ?? process.cwd();
   return {
     port: v.PORT,
-    dataDir: path.resolve(options.cwd ?? process.cwd(), v.DATA_DIR),
+    dataDir: path.resolve(cwd, v.DATA_DIR),
     logLevel: v.LOG_LEVEL,
     chatbotApi: {
       url: v.CHATBOT_API_URL,
@@ -280,6 +273,7 @@ export function loadConfig(
       apiRoot: v.TELEGRAM_API_ROOT,
       mode: v.TELEGRAM_MODE,
     },
+    bots: v.BRIDGE_CONFIG ? loadBotsFile(v.BRIDGE_CONFIG, source, cwd) : [],
     llm: { baseUrl: v.LLM_BASE_URL, apiKey: v.LLM_API_KEY, model: v.LLM_MODEL },
   };
 }

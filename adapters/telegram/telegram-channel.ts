@@ -8,7 +8,7 @@ import type {
   SentMessage,
 } from "../../src/bridge/channel.js";
 import { ChannelError } from "../../src/bridge/channel.js";
-import type { ReplyTarget } from "../../src/bridge/inbound.js";
+import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
 import type { Logger } from "../../src/log.js";
 import { markdownToTelegramHtml, measureMarkdown, visibleLength } from "./format.js";
 import { operatorProblem, toChannelError } from "./telegram-errors.js";
@@ -39,6 +39,15 @@ export const TELEGRAM_LIMITS: ChannelLimits = {
 /** "Text of the message to be sent, 1-4096 characters after entities parsing" (https://core.telegram.org/bots/api#sendmessage). */
 export const TELEGRAM_MAX_TEXT_LENGTH = 4096;
 
+/** The cloud Bot API's root. */
+const TELEGRAM_CLOUD_API = "https://api.telegram.org";
+
+/** "For the moment, bots can download files of up to 20MB in size" (https://core.telegram.org/bots/api#getfile). */
+export const TELEGRAM_MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
+
+/** grammY's Node build types signals with the `abort-controller` polyfill; Node's own signal works the same. */
+type GrammySignal = Parameters<Api["getFile"]>[1];
+
 /** What a {@link TelegramChannel} needs. */
 export interface TelegramChannelOptions {
   /** The bot token from @BotFather (TELEGRAM_BOT_TOKEN). */
@@ -65,12 +74,21 @@ export class TelegramChannel implements Channel {
   readonly api: Api;
   readonly #log: Logger | undefined;
   readonly #reported = new Set<string>();
+  readonly #token: string;
+  readonly #apiRoot: string;
 
   constructor(options: TelegramChannelOptions) {
     this.botId = options.botId ?? "default";
     this.#log = options.log;
+    this.#token = options.token;
+    this.#apiRoot = (options.apiRoot ?? TELEGRAM_CLOUD_API).replace(/\/+$/, "");
     // Calls that outlast a minute are stuck; getUpdates long-polls for 25 s, well inside this.
-    this.api = new Api(options.token, { apiRoot: options.apiRoot ?? "https://api.telegram.org", timeoutSeconds: 60 });
+    this.api = new Api(options.token, { apiRoot: this.#apiRoot, timeoutSeconds: 60 });
+  }
+
+  /** A local Bot API server has no 20 MB download limit. */
+  get #isCloud(): boolean {
+    return this.#apiRoot === TELEGRAM_CLOUD_API;
   }
 
   /**
@@ -140,6 +158,39 @@ export class TelegramChannel implements Channel {
     await this.#call(() =>
       this.api.sendChatAction(chatIdOf(target), "typing", { message_thread_id: threadIdOf(target) }),
     );
+  }
+
+  /**
+   * Fetches a file the user sent: getFile gives its path, valid for at least an hour, under
+   * `{apiRoot}/file/bot<token>/` (https://core.telegram.org/bots/api#getfile). The cloud Bot API serves files
+   * up to 20 MB; larger ones are refused before any transfer, as Telegram would refuse them anyway.
+   */
+  async download(media: MediaRef, signal: AbortSignal): Promise<Uint8Array> {
+    if (media.sizeBytes !== undefined && media.sizeBytes > TELEGRAM_MAX_DOWNLOAD_BYTES && this.#isCloud) {
+      throw new ChannelError("rejected", `Telegram bots cannot download files over 20 MB (${media.sizeBytes} bytes)`);
+    }
+    const file = await this.#call(() => this.api.getFile(media.platformId, signal as GrammySignal));
+    if (!file.file_path) throw new ChannelError("rejected", "Telegram gave no path for the file");
+    let response: Response;
+    try {
+      response = await fetch(`${this.#apiRoot}/file/bot${this.#token}/${file.file_path}`, { signal });
+    } catch (error) {
+      // The URL holds the token: say what failed without it.
+      throw new ChannelError(
+        "transient",
+        "Telegram file download failed: the file server could not be reached",
+        undefined,
+        {
+          cause: error instanceof Error ? new Error(error.name) : undefined,
+        },
+      );
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      const kind = response.status >= 500 ? "transient" : "rejected";
+      throw new ChannelError(kind, `Telegram file download failed: HTTP ${response.status}`);
+    }
+    return new Uint8Array(await response.arrayBuffer());
   }
 
   /** Suggested questions as a one-time reply keyboard: a tap sends the question as an ordinary message. */

@@ -1,30 +1,39 @@
-import type { Router } from "express";
 import type { Channel } from "../../src/bridge/channel.js";
 import type { InboundSink } from "../../src/bridge/inbound.js";
-import { type BridgeConfig, type Config, ConfigError } from "../../src/config.js";
+import { ConfigError } from "../../src/config-error.js";
 import type { Logger } from "../../src/log.js";
 import { TelegramChannel } from "./telegram-channel.js";
 import { toChannelError } from "./telegram-errors.js";
 import { TelegramInbound } from "./telegram-inbound.js";
 import { ALLOWED_UPDATES, TelegramPoller } from "./telegram-polling.js";
-import { TELEGRAM_WEBHOOK_PATH, telegramWebhookRoutes } from "./telegram-routes.js";
+import { TELEGRAM_WEBHOOK_PATH, type TelegramWebhook } from "./telegram-routes.js";
 
 /** One line of the start banner: Telegram enabled (and how it receives), or what is missing. */
 export interface TelegramStatus {
-  name: "Telegram";
+  name: string;
   enabled: boolean;
   detail: string;
 }
 
+/** One bot's Telegram settings: TELEGRAM_* for the bot `default`, its `telegram` entry in BRIDGE_CONFIG otherwise. */
+export interface TelegramSettings {
+  botToken: string | undefined;
+  webhookSecret: string | undefined;
+  apiRoot: string;
+  mode: "webhook" | "polling";
+}
+
 /** What {@link startTelegram} needs: the bridge takes the messages and owns the channel's outbound side. */
 export interface TelegramStartOptions {
-  config: { telegram: Config["telegram"]; bridge: Pick<BridgeConfig, "publicUrl"> };
+  /** The bot of this deployment (`default` for the one the environment describes). */
+  botId: string;
+  telegram: TelegramSettings;
+  /** PUBLIC_URL, which webhook mode registers with Telegram. */
+  publicUrl: string | undefined;
   bridge: InboundSink & { attach(channel: Channel): void };
-  /** The express app (or a router) the webhook routes are mounted on. */
-  app: { use(router: Router): unknown };
+  /** The webhooks served by {@link telegramWebhookRoutes}; this bot's is added in webhook mode. */
+  webhooks: Map<string, TelegramWebhook>;
   log: Logger;
-  /** The bot of this deployment (default `default`). */
-  botId?: string;
 }
 
 /** Telegram running: its channel (undefined when disabled), its banner line, and how to stop receiving. */
@@ -36,40 +45,41 @@ export interface RunningTelegram {
 }
 
 /**
- * Starts the Telegram channel when TELEGRAM_BOT_TOKEN is set: attaches it to the bridge, mounts
- * `POST /webhooks/telegram` and, in webhook mode, registers `${PUBLIC_URL}/webhooks/telegram` with setWebhook
- * (secret, the update types the bridge reads, pending updates kept); in polling mode it long-polls getUpdates
- * instead. Call it once the server listens, so the first delivery finds it.
- * @throws ConfigError in webhook mode without TELEGRAM_WEBHOOK_SECRET: the webhook would accept anyone's posts.
+ * Starts one bot's Telegram channel when it has a token: attaches it to the bridge and, in webhook mode, serves
+ * `POST /webhooks/telegram` (the bot `default`) or `/webhooks/telegram/<botId>` and registers that address under
+ * PUBLIC_URL with setWebhook (secret, the update types the bridge reads, pending updates kept); in polling mode it
+ * long-polls getUpdates instead. Call it once the server listens, so the first delivery finds it.
+ * @throws ConfigError in webhook mode without a webhook secret: the webhook would accept anyone's posts.
  */
 export async function startTelegram(options: TelegramStartOptions): Promise<RunningTelegram> {
-  const { config, bridge, app, log } = options;
-  const { botToken, webhookSecret, apiRoot, mode } = config.telegram;
-  const publicUrl = config.bridge.publicUrl;
+  const { botId, telegram, publicUrl, bridge, webhooks, log } = options;
+  const { botToken, webhookSecret, apiRoot, mode } = telegram;
+  const named = botId !== "default";
+  const name = named ? `Telegram (${botId})` : "Telegram";
   const disabled = (detail: string): RunningTelegram => ({
     channel: undefined,
-    status: { name: "Telegram", enabled: false, detail },
+    status: { name, enabled: false, detail },
     stop: async () => {},
   });
   if (!botToken) return disabled("set TELEGRAM_BOT_TOKEN to enable");
   if (mode === "webhook" && !webhookSecret) {
+    const setting = named ? `telegram.webhookSecret of bot "${botId}" in BRIDGE_CONFIG` : "TELEGRAM_WEBHOOK_SECRET";
     throw new ConfigError([
-      "TELEGRAM_WEBHOOK_SECRET is not set: in webhook mode it is what proves a request comes from Telegram. Set TELEGRAM_WEBHOOK_SECRET to 1-256 characters of A-Z, a-z, 0-9, _ and - (or set TELEGRAM_MODE=polling).",
+      `${setting} is not set: in webhook mode it is what proves a request comes from Telegram. Set it to 1-256 characters of A-Z, a-z, 0-9, _ and - (or use polling mode).`,
     ]);
   }
   if (mode === "webhook" && !publicUrl) {
     return disabled("set PUBLIC_URL (the https address Telegram posts to), or TELEGRAM_MODE=polling");
   }
-  const botId = options.botId ?? "default";
   const channel = new TelegramChannel({ token: botToken, apiRoot, botId, log });
   const getMe = () => channel.api.getMe().then((me) => ({ id: me.id, username: me.username }));
   const inbound = new TelegramInbound({ sink: bridge, bot: getMe, botId, log });
   bridge.attach(channel);
-  const named = await inbound.identity().then(
+  const handle = await inbound.identity().then(
     (bot) => `@${bot.username}`,
     (error: unknown) => {
       log.warn(
-        { err: toChannelError(error), channel: "telegram" },
+        { err: toChannelError(error), channel: "telegram", botId },
         "Telegram getMe failed; retried with the first update",
       );
       return "bot";
@@ -80,13 +90,13 @@ export async function startTelegram(options: TelegramStartOptions): Promise<Runn
     poller.start();
     return {
       channel,
-      status: { name: "Telegram", enabled: true, detail: `${named}, long polling ${apiRoot}` },
+      status: { name, enabled: true, detail: `${handle}, long polling ${apiRoot}` },
       stop: () => poller.stop(),
     };
   }
   const secret = webhookSecret as string;
-  app.use(telegramWebhookRoutes(new Map([[botId, { secret, deliver: (update) => inbound.deliver(update) }]]), { log }));
-  const url = `${publicUrl}${TELEGRAM_WEBHOOK_PATH}${botId === "default" ? "" : `/${encodeURIComponent(botId)}`}`;
+  webhooks.set(botId, { secret, deliver: (update) => inbound.deliver(update) });
+  const url = `${publicUrl}${TELEGRAM_WEBHOOK_PATH}${named ? `/${encodeURIComponent(botId)}` : ""}`;
   try {
     await channel.api.setWebhook(url, {
       secret_token: secret,
@@ -96,16 +106,16 @@ export async function startTelegram(options: TelegramStartOptions): Promise<Runn
     });
   } catch (error) {
     const failure = toChannelError(error);
-    log.error({ err: failure, channel: "telegram", url }, "Telegram setWebhook failed");
+    log.error({ err: failure, channel: "telegram", botId, url }, "Telegram setWebhook failed");
     return {
       channel,
-      status: { name: "Telegram", enabled: false, detail: `setWebhook failed: ${failure.message}` },
+      status: { name, enabled: false, detail: `setWebhook failed: ${failure.message}` },
       stop: async () => {},
     };
   }
   return {
     channel,
-    status: { name: "Telegram", enabled: true, detail: `${named}, webhook ${url}` },
+    status: { name, enabled: true, detail: `${handle}, webhook ${url}` },
     stop: async () => {},
   };
 }

@@ -19,6 +19,8 @@ export interface ChatbotLink {
   botId: string;
   client: ChatbotClient;
   serialNumber: string;
+  /** This bot's greeting when its chatbot's WelcomeMessage cannot be read; undefined = WELCOME_TEXT. */
+  welcomeText?: string | undefined;
 }
 
 /** Everything the bridge works with. */
@@ -66,7 +68,7 @@ export class Bridge {
       this.#bots.set(link.botId, {
         link,
         sessions: new SessionDirectory(keyv, link.client, link.serialNumber, deps.config.sessionIdleMs),
-        greeter: new Greeter(keyv, link, deps.config.welcomeText, deps.log),
+        greeter: new Greeter(keyv, link, link.welcomeText ?? deps.config.welcomeText, deps.log),
       });
     }
     this.#queue = new ConversationQueue(deps.config.queueMode, (key, batch) => this.#answer(key, batch));

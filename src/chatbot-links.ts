@@ -1,0 +1,74 @@
+import type { ChatbotLink } from "./bridge/bridge.js";
+import { ChatbotClient } from "./client/index.js";
+import type { Config } from "./config.js";
+import { ConfigError } from "./config-error.js";
+import type { EmbeddedApi } from "./server/embedded-api.js";
+
+/** Every bot's chatbot, and the clients behind them (shared by bots that use the same API and keys). */
+export interface ChatbotLinks {
+  links: ChatbotLink[];
+  /** The first link's client: the default bot's, which /readyz checks. */
+  primary: ChatbotClient;
+  close(): Promise<void>;
+}
+
+/**
+ * Resolves which chatbot each bot talks to. The bot `default` uses the CHATBOT_* variables; a bot of
+ * BRIDGE_CONFIG uses its own `chatbot` fields, each falling back to the variable of the same meaning. A bot
+ * without an API URL (its own or CHATBOT_API_URL) talks to the embedded server, with the embedded demo's keys and
+ * chatbot unless it names its own.
+ * @throws ConfigError when a bot on an external API lacks its key or serial number.
+ */
+export function resolveChatbots(config: Config, embedded: EmbeddedApi | undefined): ChatbotLinks {
+  const api = config.chatbotApi;
+  const bots = [
+    { id: "default", chatbot: {}, welcomeText: undefined, where: "" },
+    ...config.bots.map((bot) => ({ ...bot, where: ` for bot "${bot.id}" in BRIDGE_CONFIG` })),
+  ];
+  const clients = new Map<string, ChatbotClient>();
+  const problems: string[] = [];
+  const links: ChatbotLink[] = [];
+  for (const bot of bots) {
+    const chatbot: Partial<Config["bots"][number]["chatbot"]> = bot.chatbot;
+    const url = chatbot.apiUrl ?? api.url;
+    const demo = url ? undefined : embedded?.demo;
+    const apiKey = chatbot.apiKey ?? api.apiKey ?? demo?.workspace.secretKey;
+    const sessionKey = chatbot.sessionKey ?? api.sessionKey ?? demo?.workspace.sessionKey;
+    const serialNumber = chatbot.serialNumber ?? api.serialNumber ?? demo?.chatbot.serialNumber;
+    if (!apiKey)
+      problems.push(
+        `CHATBOT_API_KEY is not set${bot.where}: with an external chatbot API, set the workspace's secret key.`,
+      );
+    if (!serialNumber)
+      problems.push(
+        `CHATBOT_SERIAL_NUMBER is not set${bot.where}: with an external chatbot API, set the chatbot's id.`,
+      );
+    if (!apiKey || !serialNumber) continue;
+    const baseUrl = url ?? `http://127.0.0.1:${config.port}`;
+    const key = JSON.stringify([baseUrl, apiKey, sessionKey]);
+    let client = clients.get(key);
+    if (!client) {
+      client = new ChatbotClient({
+        baseUrl,
+        apiKey,
+        sessionKey,
+        timeoutMs: api.timeoutMs,
+        uploadConfirmPath: api.uploadConfirmPath,
+      });
+      clients.set(key, client);
+    }
+    links.push({ botId: bot.id, client, serialNumber, welcomeText: bot.welcomeText });
+  }
+  const primary = links[0]?.client;
+  if (problems.length > 0 || !primary) {
+    for (const client of clients.values()) void client.close();
+    throw new ConfigError(problems);
+  }
+  return {
+    links,
+    primary,
+    close: async () => {
+      await Promise.all([...clients.values()].map((client) => client.close()));
+    },
+  };
+}
