@@ -35,7 +35,14 @@ export interface NamedBot {
   welcomeText: string | undefined;
   /** Its Telegram bot, when it has one. */
   telegram:
-    | { botToken: string; webhookSecret: string | undefined; mode: "webhook" | "polling" | undefined }
+    | {
+        botToken: string;
+        webhookSecret: string | undefined;
+        /** Undefined = TELEGRAM_API_ROOT (a bot may have its own local Bot API server). */
+        apiRoot: string | undefined;
+        /** Undefined = TELEGRAM_MODE. */
+        mode: "webhook" | "polling" | undefined;
+      }
     | undefined;
 }
 
@@ -60,6 +67,7 @@ const botSchema = z.strictObject({
     .strictObject({
       botToken: telegramBotToken,
       webhookSecret: telegramWebhookSecret.optional(),
+      apiRoot: url.optional(),
       mode: z.enum(["webhook", "polling"]).optional(),
     })
     .optional(),
@@ -122,6 +130,7 @@ export function loadBotsFile(file: string, env: Record<string, string>, cwd = pr
     telegram: bot.telegram && {
       botToken: bot.telegram.botToken,
       webhookSecret: bot.telegram.webhookSecret,
+      apiRoot: bot.telegram.apiRoot,
       mode: bot.telegram.mode,
     },
   }));

@@ -93,7 +93,7 @@ export async function startBridge(
                 botId: bot.id,
                 telegram: {
                   ...bot.telegram,
-                  apiRoot: config.telegram.apiRoot,
+                  apiRoot: bot.telegram.apiRoot ?? config.telegram.apiRoot,
                   mode: bot.telegram.mode ?? config.telegram.mode,
                 },
               },

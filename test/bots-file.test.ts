@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: BRIDGE_CONFIG files hold literal ${NAME} placeholders
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -40,7 +41,7 @@ describe("BRIDGE_CONFIG", () => {
         "      botToken: ${SALES_TG}",
         "      webhookSecret: s3cret",
         "  - id: rentals",
-        "    telegram: { botToken: '" + OTHER_TOKEN + "', mode: polling }",
+        `    telegram: { botToken: '${OTHER_TOKEN}', mode: polling }`,
       ].join("\n"),
     );
     const bots = loadBotsFile(where, { SALES_KEY: "sk-sales", SALES_TG: TOKEN });
@@ -49,13 +50,13 @@ describe("BRIDGE_CONFIG", () => {
         id: "sales",
         chatbot: { apiUrl: undefined, apiKey: "sk-sales", sessionKey: undefined, serialNumber: "sn-sales" },
         welcomeText: "Welcome to sales",
-        telegram: { botToken: TOKEN, webhookSecret: "s3cret", mode: undefined },
+        telegram: { botToken: TOKEN, webhookSecret: "s3cret", apiRoot: undefined, mode: undefined },
       },
       {
         id: "rentals",
         chatbot: { apiUrl: undefined, apiKey: undefined, sessionKey: undefined, serialNumber: undefined },
         welcomeText: undefined,
-        telegram: { botToken: OTHER_TOKEN, webhookSecret: undefined, mode: "polling" },
+        telegram: { botToken: OTHER_TOKEN, webhookSecret: undefined, apiRoot: undefined, mode: "polling" },
       },
     ]);
   });

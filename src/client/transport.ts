@@ -77,7 +77,8 @@ export class ApiTransport {
       new Agent({
         connect: { timeout: options.connectTimeoutMs ?? 10_000 },
         keepAliveTimeout: 30_000,
-        connections: 128,
+        // One connection per streamed answer: a bridge with a thousand conversations answering at once needs as many.
+        connections: 1024,
       });
   }
 

@@ -60,6 +60,8 @@ export function streamReply(options: StreamReplyOptions): Promise<StreamReplyRes
 }
 
 const TYPING_INTERVAL_MS = 4_000;
+/** Next try after the pacer skipped the typing indicator: about when a per-chat budget of 1/s has room again. */
+const TYPING_RETRY_MS = 300;
 /** Room for the markup the partial view adds (a closing fence, emphasis, code ticks) when deciding to roll over. */
 const CLOSING_ALLOWANCE = 16;
 
@@ -248,8 +250,11 @@ class ReplyStream {
     const stop = this.typingDone.signal;
     const interval = this.options.typingIntervalMs ?? TYPING_INTERVAL_MS;
     while (!stop.aborted) {
-      await pacer.schedule(target, "typing", () => channel.typing(target)).catch(() => undefined);
-      if (!(await nap(interval, stop))) return;
+      const shown = await pacer
+        .schedule(target, "typing", () => channel.typing(target).then(() => true))
+        .catch(() => undefined);
+      // Skipped for lack of budget (a greeting just went out, say): try again soon rather than after a full interval.
+      if (!(await nap(shown ? interval : TYPING_RETRY_MS, stop))) return;
     }
   }
 

@@ -1,0 +1,909 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** The flood limits the emulator enforces; Telegram does not publish exact ones, these are its documented guidance. */
+export interface EmulatorLimits {
+  /** Private chat: token bucket, calls per second and burst. Default { perSecond: 1, burst: 4 }. */
+  privateChat: { perSecond: number; burst: number };
+  /** Group/supergroup chat (chat_id < 0): at most `max` calls in any sliding window of `windowMs`. Default { max: 20, windowMs: 60_000 }. */
+  group: { max: number; windowMs: number };
+  /** Whole bot: at most `max` calls in any sliding window of `windowMs`. Default { max: 30, windowMs: 1_000 }. */
+  bot: { max: number; windowMs: number };
+  /** Max visible text length after entity parsing. Default 4096. */
+  maxTextLength: number;
+}
+
+/** One Bot API call the emulator received, answered or not. */
+export interface RecordedCall {
+  /** The method as documented ("sendMessage"), whatever case it was called with; as called when unknown. */
+  method: string;
+  /** The JSON body merged over the query parameters. */
+  params: Record<string, unknown>;
+  /** performance.now() when the request was complete. */
+  at: number;
+  ok: boolean;
+  /** When !ok. */
+  errorCode?: number;
+  /** When !ok. */
+  description?: string;
+}
+
+/** A message the bot sent, in its current state. */
+export interface EmulatedMessage {
+  messageId: number;
+  chatId: number;
+  /** Visible text after entity parsing (HTML tags removed, entities decoded; MarkdownV2 escapes removed). */
+  text: string;
+  /** As sent. */
+  rawText: string;
+  parseMode: string | undefined;
+  replyMarkup: unknown;
+  threadId: number | undefined;
+  replyToMessageId: number | undefined;
+  /** Successful edits so far. */
+  edits: number;
+  /** performance.now() */
+  sentAt: number;
+  editedAt: number | undefined;
+}
+
+/** An accepted sendMessageDraft call. */
+export interface EmulatedDraft {
+  chatId: number;
+  draftId: number;
+  /** Visible text after entity parsing. */
+  text: string;
+  /** performance.now() */
+  at: number;
+}
+
+/** How {@link TelegramEmulator.start} sets the emulator up. */
+export interface EmulatorOptions {
+  /** Default "123456:TEST-token". */
+  token?: string;
+  /** Default { id: 8765336106, username: "vercelchatsdkbot", first_name: "Chat SDK" }. */
+  bot?: { id: number; username: string; first_name?: string };
+  /** Merged over the defaults, limit by limit. */
+  limits?: Partial<EmulatorLimits>;
+  /** Default: a free port. */
+  port?: number;
+}
+
+/** The webhook setWebhook registered. */
+export interface EmulatedWebhook {
+  url: string;
+  secretToken: string | undefined;
+  allowedUpdates: string[] | undefined;
+  dropPendingUpdates: boolean | undefined;
+}
+
+const NOT_FOUND = { ok: false, error_code: 404, description: "Not Found" };
+
+const DEFAULT_LIMITS: EmulatorLimits = {
+  privateChat: { perSecond: 1, burst: 4 },
+  group: { max: 20, windowMs: 60_000 },
+  bot: { max: 30, windowMs: 1_000 },
+  maxTextLength: 4096,
+};
+
+/** getFile refuses bigger files: bots download at most 20 MB (https://core.telegram.org/bots/api#getfile). */
+const MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
+
+const CHAT_ACTIONS = new Set([
+  "typing",
+  "upload_photo",
+  "record_video",
+  "upload_video",
+  "record_voice",
+  "upload_voice",
+  "upload_document",
+  "choose_sticker",
+  "find_location",
+  "record_video_note",
+  "upload_video_note",
+]);
+
+type Params = Record<string, unknown>;
+
+/** What the emulator knows of a chat: the bot's messages and drafts, and the ids of messages it delivered to the bot. */
+interface ChatState {
+  messages: EmulatedMessage[];
+  drafts: EmulatedDraft[];
+  received: Set<number>;
+}
+
+type Handler = (params: Params, at: number) => unknown;
+
+/** A call Telegram refuses; the HTTP status is the error_code. */
+class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly description: string,
+    readonly retryAfter?: number,
+  ) {
+    super(description);
+  }
+}
+
+const badRequest = (what: string) => new ApiError(400, `Bad Request: ${what}`);
+const parseError = (why: string) => badRequest(`can't parse entities: ${why}`);
+
+/**
+ * A local Telegram Bot API server (https://core.telegram.org/bots/api) for end-to-end tests and benchmarks: point
+ * grammY's `apiRoot` at {@link TelegramEmulator.url}. It keeps the messages and drafts the bot sent, parses their
+ * markup as Telegram does (error messages follow tdlib's parsers), enforces flood limits with 429 and retry_after,
+ * serves long polling and files, posts updates to a registered webhook, and records every call.
+ */
+export class TelegramEmulator {
+  readonly token: string;
+  readonly bot: { id: number; username: string; first_name: string };
+  /** Every call in arrival order, including rejected ones. */
+  readonly calls: RecordedCall[] = [];
+  readonly #limits: EmulatorLimits;
+  readonly #server: Server;
+  #flood: FloodControl;
+  readonly #chats = new Map<number, ChatState>();
+  readonly #files = new Map<string, { fileId: string; uniqueId: string; path: string; bytes: Uint8Array }>();
+  #webhook: EmulatedWebhook | undefined;
+  #updates: { update_id: number }[] = [];
+  #nextUpdateId = 1;
+  /** The pending long poll; Telegram serves one getUpdates at a time. */
+  #poll: { timer: NodeJS.Timeout; settle(error?: ApiError): void } | undefined;
+
+  readonly #methods = new Map<string, { name: string; run: Handler }>(
+    Object.entries<Handler>({
+      getMe: () => ({
+        id: this.bot.id,
+        is_bot: true,
+        first_name: this.bot.first_name,
+        username: this.bot.username,
+        can_join_groups: true,
+        can_read_all_group_messages: false,
+        supports_inline_queries: false,
+      }),
+      setWebhook: (params) => this.#setWebhook(params),
+      deleteWebhook: (params) => {
+        if (flag(params.drop_pending_updates)) this.#updates = [];
+        this.#webhook = undefined;
+        return true;
+      },
+      getWebhookInfo: () => ({
+        url: this.#webhook?.url ?? "",
+        has_custom_certificate: false,
+        pending_update_count: this.#updates.length,
+        ...(this.#webhook?.allowedUpdates && { allowed_updates: this.#webhook.allowedUpdates }),
+      }),
+      getUpdates: (params) => this.#getUpdates(params),
+      sendMessage: (params, at) => this.#sendMessage(params, at),
+      sendMessageDraft: (params, at) => this.#sendMessageDraft(params, at),
+      editMessageText: (params, at) => this.#editMessageText(params, at),
+      sendChatAction: (params, at) => {
+        if (!CHAT_ACTIONS.has(String(params.action))) throw badRequest("wrong parameter action in request");
+        const chatId = chatIdOf(params);
+        return this.#flooded(chatId, at, () => true);
+      },
+      getFile: (params) => {
+        const file = this.#files.get(String(params.file_id));
+        if (!file) throw badRequest("invalid file_id");
+        if (file.bytes.length > MAX_DOWNLOAD_BYTES) throw badRequest("file is too big");
+        return {
+          file_id: file.fileId,
+          file_unique_id: file.uniqueId,
+          file_size: file.bytes.length,
+          file_path: file.path,
+        };
+      },
+    }).map(([name, run]) => [name.toLowerCase(), { name, run }]),
+  );
+
+  private constructor(server: Server, options: EmulatorOptions) {
+    this.#server = server;
+    this.token = options.token ?? "123456:TEST-token";
+    const bot = options.bot ?? { id: 8765336106, username: "vercelchatsdkbot" };
+    this.bot = { id: bot.id, username: bot.username, first_name: bot.first_name ?? "Chat SDK" };
+    this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.#flood = new FloodControl(this.#limits);
+  }
+
+  /** Starts the emulator on 127.0.0.1, on `port` or a free one. */
+  static async start(options: EmulatorOptions = {}): Promise<TelegramEmulator> {
+    const emulator = new TelegramEmulator(createServer(), options);
+    // A request cut off mid-body leaves nobody to answer.
+    emulator.#server.on("request", (req, res) => void emulator.#handle(req, res).catch(() => res.destroy()));
+    await new Promise<void>((resolve) => emulator.#server.listen(options.port ?? 0, "127.0.0.1", resolve));
+    return emulator;
+  }
+
+  /** The apiRoot for grammY, "http://127.0.0.1:<port>". */
+  get url(): string {
+    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+  }
+
+  /** The registered webhook, if any. */
+  get webhook(): EmulatedWebhook | undefined {
+    return this.#webhook;
+  }
+
+  callsTo(method: string): RecordedCall[] {
+    return this.calls.filter((call) => call.method === method);
+  }
+
+  /** Calls answered 429. */
+  rateLimited(): RecordedCall[] {
+    return this.calls.filter((call) => call.errorCode === 429);
+  }
+
+  /** The current state of the messages sent to the chat, in send order. */
+  messagesIn(chatId: number | string): EmulatedMessage[] {
+    return [...(this.#chats.get(Number(chatId))?.messages ?? [])];
+  }
+
+  /** Every accepted draft call in the chat, in order. */
+  draftsIn(chatId: number | string): EmulatedDraft[] {
+    return [...(this.#chats.get(Number(chatId))?.drafts ?? [])];
+  }
+
+  /**
+   * POSTs the update as JSON to the registered webhook URL with header X-Telegram-Bot-Api-Secret-Token (unless secret
+   * is null; `secret` overrides the registered one). Resolves with the HTTP status and parsed JSON body (or
+   * undefined). Throws if no webhook is set. An update without update_id gets the next one; the bot can then reply
+   * to the messages in it.
+   */
+  async deliver(update: object, options: { secret?: string | null } = {}): Promise<{ status: number; body: unknown }> {
+    if (!this.#webhook) throw new Error("TelegramEmulator.deliver: no webhook is set");
+    const secret = options.secret === undefined ? this.#webhook.secretToken : options.secret;
+    const response = await fetch(this.#webhook.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(secret != null && { "X-Telegram-Bot-Api-Secret-Token": secret }),
+      },
+      body: JSON.stringify(this.#incoming(update)),
+    });
+    return { status: response.status, body: parseJson(await response.text()) };
+  }
+
+  /**
+   * Queues an update for getUpdates (long polling); one without update_id gets the next one. As with
+   * {@link deliver}, the bot can then reply to the messages in it.
+   */
+  enqueue(update: object): void {
+    this.#updates.push(this.#incoming(update));
+    this.#poll?.settle();
+  }
+
+  /** Registers bytes as a downloadable file; returns the file_id to put in an update. */
+  addFile(bytes: Uint8Array, options: { fileName?: string } = {}): string {
+    const n = this.#files.size + 1;
+    const extension = /\.[^./]+$/.exec(options.fileName ?? "")?.[0] ?? ".bin";
+    const fileId = `file-${n}`;
+    this.#files.set(fileId, { fileId, uniqueId: `unique-${n}`, path: `documents/file_${n}${extension}`, bytes });
+    return fileId;
+  }
+
+  /** Forgets calls, messages, drafts, and the rate-limit state (not the webhook, not files). */
+  reset(): void {
+    this.calls.length = 0;
+    this.#chats.clear();
+    this.#flood = new FloodControl(this.#limits);
+  }
+
+  /** Stops the server, cutting keep-alive connections and pending long polls. */
+  async close(): Promise<void> {
+    // The pending poll's request dies with its connection; only its timer could keep the process alive.
+    if (this.#poll) clearTimeout(this.#poll.timer);
+    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    this.#server.closeAllConnections();
+    await closed;
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const at = performance.now();
+    const url = new URL(req.url ?? "/", "http://emulator");
+    if (url.pathname.startsWith("/file/")) return this.#download(url.pathname, res);
+
+    const [, token, name] = /^\/bot([^/]*)\/([^/]*)$/.exec(url.pathname) ?? [];
+    if (token === undefined || name === undefined) return reply(res, 404, NOT_FOUND);
+    const body = parseJson(Buffer.concat(chunks).toString("utf8"));
+    // Like Telegram, a body that is not a JSON object is ignored rather than refused.
+    const params: Params = {
+      ...Object.fromEntries(url.searchParams),
+      ...(typeof body === "object" && body !== null && !Array.isArray(body) && body),
+    };
+    const method = this.#methods.get(name.toLowerCase());
+    const call: RecordedCall = { method: method?.name ?? name, params, at, ok: false };
+    this.calls.push(call);
+    try {
+      if (token !== this.token) throw new ApiError(401, "Unauthorized");
+      if (!method) throw new ApiError(404, "Not Found");
+      const result = await method.run(params, at);
+      call.ok = true;
+      reply(res, 200, { ok: true, result });
+    } catch (caught) {
+      const error = caught instanceof ApiError ? caught : new ApiError(500, `Internal Server Error: ${String(caught)}`);
+      call.errorCode = error.code;
+      call.description = error.description;
+      reply(res, error.code, {
+        ok: false,
+        error_code: error.code,
+        description: error.description,
+        ...(error.retryAfter !== undefined && { parameters: { retry_after: error.retryAfter } }),
+      });
+    }
+  }
+
+  #download(path: string, res: ServerResponse): void {
+    const [, token, filePath] = /^\/file\/bot([^/]*)\/(.+)$/.exec(path) ?? [];
+    const file = [...this.#files.values()].find((candidate) => candidate.path === filePath);
+    if (token !== undefined && token !== this.token) {
+      reply(res, 401, { ok: false, error_code: 401, description: "Unauthorized" });
+    } else if (!file) {
+      reply(res, 404, NOT_FOUND);
+    } else {
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.bytes.length });
+      res.end(file.bytes);
+    }
+  }
+
+  /** Numbers an update for the bot and remembers the messages in it, which the bot may then reply to. */
+  #incoming(update: object): { update_id: number } {
+    const numbered = { update_id: this.#nextUpdateId, ...update };
+    this.#nextUpdateId = Math.max(this.#nextUpdateId, numbered.update_id) + 1;
+    for (const value of Object.values(update)) {
+      const message = value as { message_id?: unknown; chat?: { id?: unknown } } | null;
+      const chatId = integer(message?.chat?.id);
+      const messageId = integer(message?.message_id);
+      if (chatId !== undefined && messageId !== undefined) this.#chat(chatId).received.add(messageId);
+    }
+    return numbered;
+  }
+
+  #chat(chatId: number): ChatState {
+    const chat = this.#chats.get(chatId) ?? { messages: [], drafts: [], received: new Set() };
+    this.#chats.set(chatId, chat);
+    return chat;
+  }
+
+  /** The visible text of a new message or draft, refused when too long. */
+  #sendableText(params: Params): string {
+    const text = visibleText(params);
+    if (text.length > this.#limits.maxTextLength) throw badRequest("message is too long");
+    return text;
+  }
+
+  /**
+   * Runs a message-producing call under the flood control the four of them share: over any limit it is refused
+   * with 429, and only a call that succeeds counts. The caller validates the text first: the Bot API server parses
+   * it before the request reaches Telegram's flood control.
+   */
+  #flooded<T>(chatId: number, at: number, execute: () => T): T {
+    const waitMs = this.#flood.waitMs(chatId, at);
+    if (waitMs > 0) {
+      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      throw new ApiError(429, `Too Many Requests: retry after ${seconds}`, seconds);
+    }
+    const result = execute();
+    this.#flood.count(chatId, at);
+    return result;
+  }
+
+  #sendMessage(params: Params, at: number): object {
+    const text = this.#sendableText(params);
+    const chatId = chatIdOf(params);
+    return this.#flooded(chatId, at, () => {
+      const chat = this.#chat(chatId);
+      const replyTo = (params.reply_parameters ?? {}) as {
+        message_id?: unknown;
+        allow_sending_without_reply?: unknown;
+      };
+      const replyToMessageId = integer(replyTo.message_id);
+      const replied =
+        replyToMessageId !== undefined &&
+        (chat.messages[replyToMessageId - 1] !== undefined || chat.received.has(replyToMessageId));
+      if (replyToMessageId !== undefined && !replied && !flag(replyTo.allow_sending_without_reply)) {
+        throw badRequest("message to be replied not found");
+      }
+      const message: EmulatedMessage = {
+        messageId: chat.messages.length + 1,
+        chatId,
+        text,
+        rawText: String(params.text),
+        parseMode: stringOrUndefined(params.parse_mode),
+        replyMarkup: params.reply_markup,
+        threadId: integer(params.message_thread_id),
+        replyToMessageId: replied ? replyToMessageId : undefined,
+        edits: 0,
+        sentAt: at,
+        editedAt: undefined,
+      };
+      chat.messages.push(message);
+      return this.#messageJson(message);
+    });
+  }
+
+  #editMessageText(params: Params, at: number): object {
+    const text = visibleText(params);
+    const chatId = chatIdOf(params);
+    return this.#flooded(chatId, at, () => {
+      const message = this.#chats.get(chatId)?.messages[(integer(params.message_id) ?? 0) - 1];
+      if (!message) throw badRequest("message to edit not found");
+      // Telegram's servers, not the Bot API's parser, check an edit's length, hence the raw server error.
+      if (text.length > this.#limits.maxTextLength) throw badRequest("MESSAGE_TOO_LONG");
+      const rawText = String(params.text);
+      const parseMode = stringOrUndefined(params.parse_mode);
+      if (
+        rawText === message.rawText &&
+        parseMode === message.parseMode &&
+        JSON.stringify(params.reply_markup) === JSON.stringify(message.replyMarkup)
+      ) {
+        throw badRequest(
+          "message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
+        );
+      }
+      // An edit without reply_markup removes the keyboard, as on Telegram.
+      Object.assign(message, { text, rawText, parseMode, replyMarkup: params.reply_markup, editedAt: at });
+      message.edits += 1;
+      return this.#messageJson(message);
+    });
+  }
+
+  #sendMessageDraft(params: Params, at: number): true {
+    const text = this.#sendableText(params);
+    const chatId = chatIdOf(params);
+    const draftId = integer(params.draft_id);
+    // The Bot API requires a non-zero draft_id; this error's wording is the emulator's own.
+    if (!draftId) throw badRequest("draft_id must be a non-zero integer");
+    return this.#flooded(chatId, at, () => {
+      if (chatId < 0) throw badRequest("TEXTDRAFT_PEER_INVALID");
+      this.#chat(chatId).drafts.push({ chatId, draftId, text, at });
+      return true;
+    });
+  }
+
+  #messageJson(message: EmulatedMessage): object {
+    return {
+      message_id: message.messageId,
+      date: unixTime(message.sentAt),
+      ...(message.editedAt !== undefined && { edit_date: unixTime(message.editedAt) }),
+      chat: { id: message.chatId, type: message.chatId > 0 ? "private" : "supergroup" },
+      from: { id: this.bot.id, is_bot: true, first_name: this.bot.first_name, username: this.bot.username },
+      text: message.text,
+      ...(message.threadId !== undefined && { message_thread_id: message.threadId }),
+    };
+  }
+
+  #setWebhook(params: Params): true {
+    const url = String(params.url ?? "");
+    if (flag(params.drop_pending_updates)) this.#updates = [];
+    // An empty URL removes the webhook, as deleteWebhook does.
+    this.#webhook =
+      url === ""
+        ? undefined
+        : {
+            url,
+            secretToken: stringOrUndefined(params.secret_token),
+            allowedUpdates: Array.isArray(params.allowed_updates) ? params.allowed_updates.map(String) : undefined,
+            dropPendingUpdates:
+              params.drop_pending_updates === undefined ? undefined : flag(params.drop_pending_updates),
+          };
+    if (this.#webhook) this.#poll?.settle(new ApiError(409, "Conflict: terminated by setWebhook request"));
+    return true;
+  }
+
+  /** Long polling: confirms the updates below `offset`, then answers at once or when an update arrives or time is up. */
+  async #getUpdates(params: Params): Promise<object[]> {
+    if (this.#webhook) {
+      throw new ApiError(
+        409,
+        "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+      );
+    }
+    this.#poll?.settle(
+      new ApiError(
+        409,
+        "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
+      ),
+    );
+    const offset = integer(params.offset) ?? 0;
+    // A negative offset keeps only the last -offset updates.
+    if (offset > 0) this.#updates = this.#updates.filter((update) => update.update_id >= offset);
+    else if (offset < 0) this.#updates = this.#updates.slice(offset);
+    const timeoutMs = Math.max(0, integer(params.timeout) ?? 0) * 1000;
+    if (this.#updates.length === 0 && timeoutMs > 0) {
+      await new Promise<void>((resolve, reject) => {
+        const poll = {
+          timer: setTimeout(() => poll.settle(), timeoutMs),
+          settle: (error?: ApiError) => {
+            clearTimeout(poll.timer);
+            this.#poll = undefined;
+            if (error) reject(error);
+            else resolve();
+          },
+        };
+        this.#poll = poll;
+      });
+    }
+    return this.#updates.slice(0, Math.min(100, Math.max(1, integer(params.limit) ?? 100)));
+  }
+}
+
+/** Telegram's flood control as {@link EmulatorLimits} describes it, on performance.now() times. */
+class FloodControl {
+  readonly #limits: EmulatorLimits;
+  readonly #buckets = new Map<number, { tokens: number; at: number }>();
+  readonly #groups = new Map<number, number[]>();
+  readonly #bot: number[] = [];
+
+  constructor(limits: EmulatorLimits) {
+    this.#limits = limits;
+  }
+
+  /** Milliseconds until a call to the chat fits every limit; 0 when it fits now. */
+  waitMs(chatId: number, now: number): number {
+    const { perSecond } = this.#limits.privateChat;
+    const chatWait =
+      chatId > 0
+        ? (Math.max(0, 1 - this.#bucket(chatId, now).tokens) / perSecond) * 1000
+        : windowWait(this.#group(chatId), this.#limits.group, now);
+    return Math.max(chatWait, windowWait(this.#bot, this.#limits.bot, now));
+  }
+
+  /** Charges an executed call. */
+  count(chatId: number, now: number): void {
+    this.#bot.push(now);
+    if (chatId > 0) this.#bucket(chatId, now).tokens -= 1;
+    else this.#group(chatId).push(now);
+  }
+
+  /** The chat's bucket, refilled up to now. */
+  #bucket(chatId: number, now: number): { tokens: number; at: number } {
+    const { perSecond, burst } = this.#limits.privateChat;
+    const bucket = this.#buckets.get(chatId) ?? { tokens: burst, at: now };
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+    bucket.at = now;
+    this.#buckets.set(chatId, bucket);
+    return bucket;
+  }
+
+  #group(chatId: number): number[] {
+    const calls = this.#groups.get(chatId) ?? [];
+    this.#groups.set(chatId, calls);
+    return calls;
+  }
+}
+
+/** Milliseconds until a sliding window of call times has room at `now`, after dropping the calls that left it. */
+function windowWait(calls: number[], { max, windowMs }: { max: number; windowMs: number }, now: number): number {
+  while (calls.length > 0 && (calls[0] ?? now) <= now - windowMs) calls.shift();
+  return calls.length < max ? 0 : (calls.at(-max) ?? now) + windowMs - now;
+}
+
+function reply(res: ServerResponse, status: number, body: object): void {
+  const json = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(json) });
+  res.end(json);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An integer parameter, given as a JSON number or a numeric string. */
+function integer(value: unknown): number | undefined {
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof number === "number" && Number.isInteger(number) ? number : undefined;
+}
+
+const flag = (value: unknown) => value === true || value === "true";
+const stringOrUndefined = (value: unknown) => (typeof value === "string" ? value : undefined);
+const unixTime = (at: number) => Math.floor((performance.timeOrigin + at) / 1000);
+
+/** The chat of a call; only numeric ids exist here, the emulator knows no @usernames. */
+function chatIdOf(params: Params): number {
+  if (params.chat_id === undefined || params.chat_id === "") throw badRequest("chat_id is empty");
+  const chatId = integer(params.chat_id);
+  if (!chatId) throw badRequest("chat not found");
+  return chatId;
+}
+
+/** The text a user would see once Telegram parsed the call's text in its parse_mode; throws Telegram's refusals. */
+function visibleText(params: Params): string {
+  const text = String(params.text ?? "");
+  if (text === "") throw badRequest("message text is empty");
+  if (Buffer.byteLength(text) > 1 << 15) throw badRequest("text is too long");
+  const visible = parse(text, params.parse_mode);
+  if (visible.trim() === "") throw badRequest("message text is empty");
+  return visible;
+}
+
+function parse(text: string, parseMode: unknown): string {
+  switch (String(parseMode ?? "").toLowerCase()) {
+    case "":
+    case "none":
+      return text;
+    case "html":
+      return parseHtml(text);
+    case "markdownv2":
+      return parseMarkdownV2(text);
+    case "markdown":
+      return parseMarkdown(text);
+    default:
+      throw badRequest("unsupported parse_mode");
+  }
+}
+
+/** tdlib reports positions in UTF-8 bytes. */
+const byteOffset = (text: string, index: number) => Buffer.byteLength(text.slice(0, index));
+const isSpace = (c: string) => /^[ \t\n\v\r]$/.test(c);
+
+const HTML_TAGS = new Set("b strong i em u ins s strike del span tg-spoiler a code pre tg-emoji blockquote".split(" "));
+const NAMED_ENTITIES = new Map([
+  ["lt", "<"],
+  ["gt", ">"],
+  ["amp", "&"],
+  ["quot", '"'],
+]);
+const ENTITY = /&(?:#x([0-9a-fA-F]*)|#(\d*)|([a-zA-Z]*))(;?)/y;
+
+/**
+ * Telegram's HTML parse mode (https://core.telegram.org/bots/api#html-style) as tdlib's parse_html reads it: its
+ * tags only, balanced (`</>` closes any); an `&` that starts no known entity stays text, as tdlib keeps it.
+ */
+function parseHtml(html: string): string {
+  let visible = "";
+  const open: string[] = [];
+  for (let i = 0; i < html.length; ) {
+    const c = html.charAt(i);
+    const entity = c === "&" ? decodeEntity(html, i) : undefined;
+    if (entity) {
+      visible += entity.char;
+      i = entity.end;
+    } else if (c !== "<") {
+      visible += c;
+      i++;
+    } else {
+      i = html.charAt(i + 1) === "/" ? closeTag(html, i, open) : openTag(html, i, open);
+    }
+  }
+  const unclosed = open.at(-1);
+  if (unclosed !== undefined) throw parseError(`Can't find end tag corresponding to start tag "${unclosed}"`);
+  return visible;
+}
+
+/** Reads the start tag at `begin` onto `open`; returns the index after it. */
+function openTag(html: string, begin: number, open: string[]): number {
+  const at = `at byte offset ${byteOffset(html, begin)}`;
+  let i = begin + 1;
+  while (i < html.length && !isSpace(html.charAt(i)) && html.charAt(i) !== ">") i++;
+  if (i >= html.length) throw parseError(`Unclosed start tag ${at}`);
+  const tag = html.slice(begin + 1, i).toLowerCase();
+  if (!HTML_TAGS.has(tag)) throw parseError(`Unsupported start tag "${tag}" ${at}`);
+  const attributes = new Map<string, string>();
+  for (;;) {
+    while (isSpace(html.charAt(i))) i++;
+    if (i >= html.length) throw parseError(`Unclosed start tag ${at}`);
+    if (html.charAt(i) === ">") break;
+    const nameStart = i;
+    while (i < html.length && !isSpace(html.charAt(i)) && html.charAt(i) !== "=" && html.charAt(i) !== ">") i++;
+    const name = html.slice(nameStart, i).toLowerCase();
+    if (name === "") throw parseError(`Empty attribute name in the tag "${tag}" ${at}`);
+    while (isSpace(html.charAt(i))) i++;
+    if (html.charAt(i) !== "=") {
+      attributes.set(name, "");
+      continue;
+    }
+    i++;
+    while (isSpace(html.charAt(i))) i++;
+    if (i >= html.length) throw parseError(`Unclosed start tag "${tag}" ${at}`);
+    const quote = html.charAt(i);
+    let value = "";
+    if (quote === '"' || quote === "'") {
+      for (i++; i < html.length && html.charAt(i) !== quote; ) {
+        const entity = decodeEntity(html, i);
+        value += entity ? entity.char : html.charAt(i);
+        i = entity ? entity.end : i + 1;
+      }
+      i++;
+    } else {
+      const tokenStart = i;
+      while (/^[A-Za-z0-9.-]$/.test(html.charAt(i))) i++;
+      value = html.slice(tokenStart, i).toLowerCase();
+      if (i < html.length && !isSpace(html.charAt(i)) && html.charAt(i) !== ">") {
+        throw parseError(`Unexpected end of name token at byte offset ${byteOffset(html, tokenStart)}`);
+      }
+    }
+    attributes.set(name, value);
+  }
+  if (tag === "span" && attributes.get("class") !== "tg-spoiler") {
+    throw parseError(`Tag "span" must have class "tg-spoiler" ${at}`);
+  }
+  if (tag === "tg-emoji" && !/^[1-9]\d*$/.test(attributes.get("emoji-id") ?? "")) {
+    throw parseError("Invalid custom emoji identifier specified");
+  }
+  open.push(tag);
+  return i + 1;
+}
+
+/** Reads the end tag at `begin`, closing the innermost open tag; returns the index after it. */
+function closeTag(html: string, begin: number, open: string[]): number {
+  const at = `at byte offset ${byteOffset(html, begin)}`;
+  const expected = open.pop();
+  if (expected === undefined) throw parseError(`Unexpected end tag ${at}`);
+  let i = begin + 2;
+  while (i < html.length && !isSpace(html.charAt(i)) && html.charAt(i) !== ">") i++;
+  const tag = html.slice(begin + 2, i).toLowerCase();
+  while (isSpace(html.charAt(i))) i++;
+  if (html.charAt(i) !== ">") throw parseError(`Unclosed end tag ${at}`);
+  if (tag !== "" && tag !== expected) {
+    throw parseError(`Unmatched end tag ${at}, expected "</${expected}>", found "</${tag}>"`);
+  }
+  return i + 1;
+}
+
+/** The character an entity at `i` stands for and the index after it; undefined when tdlib keeps the `&` as text. */
+function decodeEntity(html: string, i: number): { char: string; end: number } | undefined {
+  ENTITY.lastIndex = i;
+  const [text = "", hex, decimal, name, semicolon = ""] = ENTITY.exec(html) ?? [];
+  let char: string | undefined;
+  if (name !== undefined) {
+    char = NAMED_ENTITIES.get(name);
+  } else {
+    const code = hex !== undefined ? Number.parseInt(hex, 16) : Number.parseInt(decimal ?? "", 10);
+    // tdlib gives up on references of 10 characters or more.
+    if (code > 0 && code < 0x10ffff && text.length - semicolon.length < 10) char = String.fromCodePoint(code);
+  }
+  return char === undefined ? undefined : { char, end: i + text.length };
+}
+
+type MarkdownEntity =
+  | "Bold"
+  | "Italic"
+  | "Underline"
+  | "Strikethrough"
+  | "Spoiler"
+  | "Code"
+  | "Pre"
+  | "PreCode"
+  | "TextUrl"
+  | "CustomEmoji";
+
+const RESERVED = "_*[]()~`>#+-=|{}.!";
+/** Longest first, so that `__` opens an underline rather than an italic. */
+const OPENERS: [string, MarkdownEntity][] = [
+  ["__", "Underline"],
+  ["_", "Italic"],
+  ["*", "Bold"],
+  ["~", "Strikethrough"],
+  ["||", "Spoiler"],
+  ["`", "Code"],
+  ["[", "TextUrl"],
+  ["![", "CustomEmoji"],
+];
+const CLOSERS: Record<MarkdownEntity, string> = {
+  Bold: "*",
+  Italic: "_",
+  Underline: "__",
+  Strikethrough: "~",
+  Spoiler: "||",
+  Code: "`",
+  Pre: "```",
+  PreCode: "```",
+  TextUrl: "]",
+  CustomEmoji: "]",
+};
+
+/** A backslash escapes any ASCII character. */
+const escapable = (md: string, i: number) => md.charCodeAt(i) > 0 && md.charCodeAt(i) <= 126;
+
+/**
+ * Telegram's MarkdownV2 (https://core.telegram.org/bots/api#markdownv2-style) after tdlib's parse_markdown_v2: every
+ * reserved character is markup or escaped; inside code and pre only "`" is. A `>` starting a line quotes it.
+ */
+function parseMarkdownV2(md: string): string {
+  let visible = "";
+  const open: { type: MarkdownEntity; begin: number }[] = [];
+  for (let i = 0; i < md.length; i++) {
+    const c = md.charAt(i);
+    if (c === "\\" && escapable(md, i + 1)) {
+      visible += md.charAt(++i);
+      continue;
+    }
+    const inner = open.at(-1);
+    const verbatim = inner?.type === "Code" || inner?.type === "Pre" || inner?.type === "PreCode";
+    if (verbatim ? c !== "`" : !RESERVED.includes(c)) {
+      visible += c;
+      continue;
+    }
+    if (c === ">" && !verbatim && (i === 0 || md.charAt(i - 1) === "\n")) continue;
+    if (inner && md.startsWith(CLOSERS[inner.type], i) && !(inner.type === "Italic" && md.charAt(i + 1) === "_")) {
+      i += CLOSERS[inner.type].length - 1;
+      if (inner.type === "TextUrl" || inner.type === "CustomEmoji") i = skipUrl(md, i, inner.type);
+      open.pop();
+      continue;
+    }
+    const opening = openingAt(md, i);
+    if (!opening) throw parseError(`Character '${c}' is reserved and must be escaped with the preceding '\\'`);
+    open.push({ type: opening.type, begin: i });
+    i = opening.end - 1;
+  }
+  const unclosed = open.at(-1);
+  if (unclosed) {
+    throw parseError(`Can't find end of ${unclosed.type} entity at byte offset ${byteOffset(md, unclosed.begin)}`);
+  }
+  return visible;
+}
+
+/** The entity the markup at `i` opens and the index where its content starts. */
+function openingAt(md: string, i: number): { type: MarkdownEntity; end: number } | undefined {
+  if (md.startsWith("```", i)) {
+    const pre = preStart(md, i + 3);
+    return { type: pre.hasLanguage ? "PreCode" : "Pre", end: pre.index };
+  }
+  const [markup, type] = OPENERS.find(([candidate]) => md.startsWith(candidate, i)) ?? [];
+  return markup === undefined || type === undefined ? undefined : { type, end: i + markup.length };
+}
+
+/** After a link's `]` at `i`: skips its `(url)` and returns the index of the `)`. */
+function skipUrl(md: string, i: number, type: "TextUrl" | "CustomEmoji"): number {
+  if (md.charAt(i + 1) !== "(") {
+    if (type === "CustomEmoji") throw parseError("Custom emoji entity must contain a tg://emoji URL");
+    return i; // the link text is the URL
+  }
+  const start = i + 2;
+  for (let j = start; j < md.length; j++) {
+    if (md.charAt(j) === "\\" && escapable(md, j + 1)) j++;
+    else if (md.charAt(j) === ")") return j;
+  }
+  const what = type === "TextUrl" ? "a URL" : "a custom emoji URL";
+  throw parseError(`Can't find end of ${what} at byte offset ${byteOffset(md, start)}`);
+}
+
+/** After an opening ```: skips the language (a word followed by a space) and one line break. */
+function preStart(md: string, i: number): { index: number; hasLanguage: boolean } {
+  let languageEnd = i;
+  while (languageEnd < md.length && !isSpace(md.charAt(languageEnd)) && md.charAt(languageEnd) !== "`") languageEnd++;
+  const hasLanguage = languageEnd !== i && languageEnd < md.length && md.charAt(languageEnd) !== "`";
+  let index = hasLanguage ? languageEnd : i;
+  const first = md.charAt(index);
+  if (first === "\n" || first === "\r") {
+    const second = md.charAt(index + 1);
+    index += (second === "\n" || second === "\r") && second !== first ? 2 : 1;
+  }
+  return { index, hasLanguage };
+}
+
+const LEGACY_MARKUP = /^[_*`[]$/;
+
+/** Telegram's legacy Markdown, as tdlib's parse_markdown reads it: `*bold*`, `_italic_`, code, pre, links; no nesting. */
+function parseMarkdown(md: string): string {
+  let visible = "";
+  for (let i = 0; i < md.length; i++) {
+    const c = md.charAt(i);
+    if (c === "\\" && LEGACY_MARKUP.test(md.charAt(i + 1))) {
+      visible += md.charAt(++i);
+      continue;
+    }
+    if (!LEGACY_MARKUP.test(c)) {
+      visible += c;
+      continue;
+    }
+    const pre = md.startsWith("```", i);
+    const end = pre ? "```" : c === "[" ? "]" : c;
+    const start = pre ? preStart(md, i + 3).index : i + 1;
+    const close = md.indexOf(end, start);
+    if (close < 0) throw parseError(`Can't find end of the entity starting at byte offset ${byteOffset(md, i)}`);
+    visible += md.slice(start, close);
+    i = close + end.length - 1;
+    if (c === "[" && md.charAt(i + 1) === "(") {
+      const paren = md.indexOf(")", i + 2);
+      i = paren < 0 ? md.length : paren;
+    }
+  }
+  return visible;
+}
