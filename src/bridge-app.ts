@@ -49,7 +49,7 @@ export async function startBridge(
     chatbots = resolveChatbots(config, embedded);
     store = await openBridgeStore({ url: config.bridge.storeUrl, dataDir: config.dataDir });
     const client = chatbots.primary;
-    const metrics = createBridgeMetrics();
+    const metrics = createBridgeMetrics({ processMetrics: true });
     const bridge = new Bridge({ store, config: config.bridge, chatbots: chatbots.links, log, metrics });
     const app = express();
     app.disable("x-powered-by");

@@ -87,7 +87,9 @@ describe("chatbridge start with the embedded API and the web chat", () => {
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ status: "ready", store: "ok", upstream: "ok" });
-    expect(await (await fetch(`${base}/metrics`)).text()).toContain("chatbridge_messages_in_total");
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toContain("chatbridge_messages_in_total");
+    expect(metrics).toMatch(/^nodejs_heap_size_used_bytes \d+/m);
   });
 
   it("greets on /start with the WelcomeMessage and quick replies, then streams answers in order", async () => {

@@ -23,8 +23,8 @@ import { operatorProblem, toChannelError } from "./telegram-errors.js";
  *   can only do up to 20 message edits in a minute per group chat" (https://grammy.dev/advanced/flood). A burst of
  *   3 with 17 more per minute never puts more than 20 in any minute.
  * - `perBot`: "not able to broadcast more than about 30 messages per second" (same FAQ). 28/s with a burst of 4
- *   (lowered by the pacer's jitter allowance to about 1) stays under 30 in any second, and loses only 7% of the
- *   throughput that 1,000 simultaneous answers need.
+ *   (lowered by the pacer's jitter allowance to about 1) leaves room for calls that bunch up on the way: 29/s
+ *   drew a 429 from the emulator with 1,000 answers at once (bench/telegram-bridge.ts); 28/s never did.
  * - `minUpdateIntervalMs.private`: drafts (sendMessageDraft) have no documented limit; Vercel's native path uses
  *   250 ms, grammY's stream plugin skips drafts that come too fast. The per-chat bucket above is what really
  *   paces them, so a shorter interval would only queue drafts that are then superseded.

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { ChatbotApiError, type ChatbotClient } from "../client/index.js";
 import type { BridgeConfig } from "../config.js";
 import type { Logger } from "../log.js";
@@ -63,6 +64,8 @@ export class Bridge {
 
   constructor(deps: BridgeDependencies) {
     this.#deps = deps;
+    // Every answer under way listens to the shutdown signal: thousands at once are expected, not a leak.
+    setMaxListeners(0, this.#shutdown.signal);
     const keyv = deps.store.keyv;
     for (const link of deps.chatbots) {
       this.#bots.set(link.botId, {

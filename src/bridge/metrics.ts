@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** The bridge's Prometheus metrics, served at /metrics. */
 export interface BridgeMetrics {
@@ -17,9 +17,13 @@ export interface BridgeMetrics {
 
 const LATENCY_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 21, 34, 60];
 
-/** A fresh registry with the bridge's metrics and Node's default process metrics. */
-export function createBridgeMetrics(): BridgeMetrics {
+/**
+ * A fresh registry with the bridge's metrics and, with `processMetrics`, Node's default ones (memory, CPU, event
+ * loop delay, GC), which the running server exposes; tests leave them out, as each set starts a loop monitor.
+ */
+export function createBridgeMetrics(options: { processMetrics?: boolean } = {}): BridgeMetrics {
   const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
   const common = { registers: [registry] };
   return {
     registry,

@@ -1,5 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Agent, fetch } from "undici";
+import { ApiError, badRequest } from "./telegram-errors.js";
+import { FloodControl, retryAfterSeconds } from "./telegram-flood.js";
+import { parseHtml } from "./telegram-html.js";
+import { parseMarkdown, parseMarkdownV2 } from "./telegram-markdown.js";
+
+/** setWebhook's `max_connections` when not given: "Defaults to 40" (https://core.telegram.org/bots/api#setwebhook). */
+const DEFAULT_MAX_CONNECTIONS = 40;
 
 /** The flood limits the emulator enforces; Telegram does not publish exact ones, these are its documented guidance. */
 export interface EmulatorLimits {
@@ -114,20 +122,6 @@ interface ChatState {
 
 type Handler = (params: Params, at: number) => unknown;
 
-/** A call Telegram refuses; the HTTP status is the error_code. */
-class ApiError extends Error {
-  constructor(
-    readonly code: number,
-    readonly description: string,
-    readonly retryAfter?: number,
-  ) {
-    super(description);
-  }
-}
-
-const badRequest = (what: string) => new ApiError(400, `Bad Request: ${what}`);
-const parseError = (why: string) => badRequest(`can't parse entities: ${why}`);
-
 /**
  * A local Telegram Bot API server (https://core.telegram.org/bots/api) for end-to-end tests and benchmarks: point
  * grammY's `apiRoot` at {@link TelegramEmulator.url}. It keeps the messages and drafts the bot sent, parses their
@@ -145,6 +139,8 @@ export class TelegramEmulator {
   readonly #chats = new Map<number, ChatState>();
   readonly #files = new Map<string, { fileId: string; uniqueId: string; path: string; bytes: Uint8Array }>();
   #webhook: EmulatedWebhook | undefined;
+  /** Webhook deliveries share at most `max_connections` connections, as Telegram's do (default 40). */
+  #deliveries = new Agent({ connections: DEFAULT_MAX_CONNECTIONS });
   #updates: { update_id: number }[] = [];
   #nextUpdateId = 1;
   /** The pending long poll; Telegram serves one getUpdates at a time. */
@@ -253,6 +249,7 @@ export class TelegramEmulator {
     if (!this.#webhook) throw new Error("TelegramEmulator.deliver: no webhook is set");
     const secret = options.secret === undefined ? this.#webhook.secretToken : options.secret;
     const response = await fetch(this.#webhook.url, {
+      dispatcher: this.#deliveries,
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -294,7 +291,7 @@ export class TelegramEmulator {
     if (this.#poll) clearTimeout(this.#poll.timer);
     const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
     this.#server.closeAllConnections();
-    await closed;
+    await Promise.all([closed, this.#deliveries.destroy()]);
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -381,7 +378,7 @@ export class TelegramEmulator {
   #flooded<T>(chatId: number, at: number, execute: () => T): T {
     const waitMs = this.#flood.waitMs(chatId, at);
     if (waitMs > 0) {
-      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      const seconds = retryAfterSeconds(waitMs);
       throw new ApiError(429, `Too Many Requests: retry after ${seconds}`, seconds);
     }
     const result = execute();
@@ -489,6 +486,9 @@ export class TelegramEmulator {
               params.drop_pending_updates === undefined ? undefined : flag(params.drop_pending_updates),
           };
     if (this.#webhook) this.#poll?.settle(new ApiError(409, "Conflict: terminated by setWebhook request"));
+    const connections = Math.min(100, Math.max(1, Number(params.max_connections ?? DEFAULT_MAX_CONNECTIONS) || 1));
+    void this.#deliveries.close();
+    this.#deliveries = new Agent({ connections });
     return true;
   }
 
@@ -527,57 +527,6 @@ export class TelegramEmulator {
     }
     return this.#updates.slice(0, Math.min(100, Math.max(1, integer(params.limit) ?? 100)));
   }
-}
-
-/** Telegram's flood control as {@link EmulatorLimits} describes it, on performance.now() times. */
-class FloodControl {
-  readonly #limits: EmulatorLimits;
-  readonly #buckets = new Map<number, { tokens: number; at: number }>();
-  readonly #groups = new Map<number, number[]>();
-  readonly #bot: number[] = [];
-
-  constructor(limits: EmulatorLimits) {
-    this.#limits = limits;
-  }
-
-  /** Milliseconds until a call to the chat fits every limit; 0 when it fits now. */
-  waitMs(chatId: number, now: number): number {
-    const { perSecond } = this.#limits.privateChat;
-    const chatWait =
-      chatId > 0
-        ? (Math.max(0, 1 - this.#bucket(chatId, now).tokens) / perSecond) * 1000
-        : windowWait(this.#group(chatId), this.#limits.group, now);
-    return Math.max(chatWait, windowWait(this.#bot, this.#limits.bot, now));
-  }
-
-  /** Charges an executed call. */
-  count(chatId: number, now: number): void {
-    this.#bot.push(now);
-    if (chatId > 0) this.#bucket(chatId, now).tokens -= 1;
-    else this.#group(chatId).push(now);
-  }
-
-  /** The chat's bucket, refilled up to now. */
-  #bucket(chatId: number, now: number): { tokens: number; at: number } {
-    const { perSecond, burst } = this.#limits.privateChat;
-    const bucket = this.#buckets.get(chatId) ?? { tokens: burst, at: now };
-    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
-    bucket.at = now;
-    this.#buckets.set(chatId, bucket);
-    return bucket;
-  }
-
-  #group(chatId: number): number[] {
-    const calls = this.#groups.get(chatId) ?? [];
-    this.#groups.set(chatId, calls);
-    return calls;
-  }
-}
-
-/** Milliseconds until a sliding window of call times has room at `now`, after dropping the calls that left it. */
-function windowWait(calls: number[], { max, windowMs }: { max: number; windowMs: number }, now: number): number {
-  while (calls.length > 0 && (calls[0] ?? now) <= now - windowMs) calls.shift();
-  return calls.length < max ? 0 : (calls.at(-max) ?? now) + windowMs - now;
 }
 
 function reply(res: ServerResponse, status: number, body: object): void {
@@ -622,6 +571,7 @@ function visibleText(params: Params): string {
   return visible;
 }
 
+/** The visible text of `text` in the parse mode (HTML, MarkdownV2, Markdown or none); throws Telegram's refusals. */
 function parse(text: string, parseMode: unknown): string {
   switch (String(parseMode ?? "").toLowerCase()) {
     case "":
@@ -636,274 +586,4 @@ function parse(text: string, parseMode: unknown): string {
     default:
       throw badRequest("unsupported parse_mode");
   }
-}
-
-/** tdlib reports positions in UTF-8 bytes. */
-const byteOffset = (text: string, index: number) => Buffer.byteLength(text.slice(0, index));
-const isSpace = (c: string) => /^[ \t\n\v\r]$/.test(c);
-
-const HTML_TAGS = new Set("b strong i em u ins s strike del span tg-spoiler a code pre tg-emoji blockquote".split(" "));
-const NAMED_ENTITIES = new Map([
-  ["lt", "<"],
-  ["gt", ">"],
-  ["amp", "&"],
-  ["quot", '"'],
-]);
-const ENTITY = /&(?:#x([0-9a-fA-F]*)|#(\d*)|([a-zA-Z]*))(;?)/y;
-
-/**
- * Telegram's HTML parse mode (https://core.telegram.org/bots/api#html-style) as tdlib's parse_html reads it: its
- * tags only, balanced (`</>` closes any); an `&` that starts no known entity stays text, as tdlib keeps it.
- */
-function parseHtml(html: string): string {
-  let visible = "";
-  const open: string[] = [];
-  for (let i = 0; i < html.length; ) {
-    const c = html.charAt(i);
-    const entity = c === "&" ? decodeEntity(html, i) : undefined;
-    if (entity) {
-      visible += entity.char;
-      i = entity.end;
-    } else if (c !== "<") {
-      visible += c;
-      i++;
-    } else {
-      i = html.charAt(i + 1) === "/" ? closeTag(html, i, open) : openTag(html, i, open);
-    }
-  }
-  const unclosed = open.at(-1);
-  if (unclosed !== undefined) throw parseError(`Can't find end tag corresponding to start tag "${unclosed}"`);
-  return visible;
-}
-
-/** Reads the start tag at `begin` onto `open`; returns the index after it. */
-function openTag(html: string, begin: number, open: string[]): number {
-  const at = `at byte offset ${byteOffset(html, begin)}`;
-  let i = begin + 1;
-  while (i < html.length && !isSpace(html.charAt(i)) && html.charAt(i) !== ">") i++;
-  if (i >= html.length) throw parseError(`Unclosed start tag ${at}`);
-  const tag = html.slice(begin + 1, i).toLowerCase();
-  if (!HTML_TAGS.has(tag)) throw parseError(`Unsupported start tag "${tag}" ${at}`);
-  const attributes = new Map<string, string>();
-  for (;;) {
-    while (isSpace(html.charAt(i))) i++;
-    if (i >= html.length) throw parseError(`Unclosed start tag ${at}`);
-    if (html.charAt(i) === ">") break;
-    const nameStart = i;
-    while (i < html.length && !isSpace(html.charAt(i)) && html.charAt(i) !== "=" && html.charAt(i) !== ">") i++;
-    const name = html.slice(nameStart, i).toLowerCase();
-    if (name === "") throw parseError(`Empty attribute name in the tag "${tag}" ${at}`);
-    while (isSpace(html.charAt(i))) i++;
-    if (html.charAt(i) !== "=") {
-      attributes.set(name, "");
-      continue;
-    }
-    i++;
-    while (isSpace(html.charAt(i))) i++;
-    if (i >= html.length) throw parseError(`Unclosed start tag "${tag}" ${at}`);
-    const quote = html.charAt(i);
-    let value = "";
-    if (quote === '"' || quote === "'") {
-      for (i++; i < html.length && html.charAt(i) !== quote; ) {
-        const entity = decodeEntity(html, i);
-        value += entity ? entity.char : html.charAt(i);
-        i = entity ? entity.end : i + 1;
-      }
-      i++;
-    } else {
-      const tokenStart = i;
-      while (/^[A-Za-z0-9.-]$/.test(html.charAt(i))) i++;
-      value = html.slice(tokenStart, i).toLowerCase();
-      if (i < html.length && !isSpace(html.charAt(i)) && html.charAt(i) !== ">") {
-        throw parseError(`Unexpected end of name token at byte offset ${byteOffset(html, tokenStart)}`);
-      }
-    }
-    attributes.set(name, value);
-  }
-  if (tag === "span" && attributes.get("class") !== "tg-spoiler") {
-    throw parseError(`Tag "span" must have class "tg-spoiler" ${at}`);
-  }
-  if (tag === "tg-emoji" && !/^[1-9]\d*$/.test(attributes.get("emoji-id") ?? "")) {
-    throw parseError("Invalid custom emoji identifier specified");
-  }
-  open.push(tag);
-  return i + 1;
-}
-
-/** Reads the end tag at `begin`, closing the innermost open tag; returns the index after it. */
-function closeTag(html: string, begin: number, open: string[]): number {
-  const at = `at byte offset ${byteOffset(html, begin)}`;
-  const expected = open.pop();
-  if (expected === undefined) throw parseError(`Unexpected end tag ${at}`);
-  let i = begin + 2;
-  while (i < html.length && !isSpace(html.charAt(i)) && html.charAt(i) !== ">") i++;
-  const tag = html.slice(begin + 2, i).toLowerCase();
-  while (isSpace(html.charAt(i))) i++;
-  if (html.charAt(i) !== ">") throw parseError(`Unclosed end tag ${at}`);
-  if (tag !== "" && tag !== expected) {
-    throw parseError(`Unmatched end tag ${at}, expected "</${expected}>", found "</${tag}>"`);
-  }
-  return i + 1;
-}
-
-/** The character an entity at `i` stands for and the index after it; undefined when tdlib keeps the `&` as text. */
-function decodeEntity(html: string, i: number): { char: string; end: number } | undefined {
-  ENTITY.lastIndex = i;
-  const [text = "", hex, decimal, name, semicolon = ""] = ENTITY.exec(html) ?? [];
-  let char: string | undefined;
-  if (name !== undefined) {
-    char = NAMED_ENTITIES.get(name);
-  } else {
-    const code = hex !== undefined ? Number.parseInt(hex, 16) : Number.parseInt(decimal ?? "", 10);
-    // tdlib gives up on references of 10 characters or more.
-    if (code > 0 && code < 0x10ffff && text.length - semicolon.length < 10) char = String.fromCodePoint(code);
-  }
-  return char === undefined ? undefined : { char, end: i + text.length };
-}
-
-type MarkdownEntity =
-  | "Bold"
-  | "Italic"
-  | "Underline"
-  | "Strikethrough"
-  | "Spoiler"
-  | "Code"
-  | "Pre"
-  | "PreCode"
-  | "TextUrl"
-  | "CustomEmoji";
-
-const RESERVED = "_*[]()~`>#+-=|{}.!";
-/** Longest first, so that `__` opens an underline rather than an italic. */
-const OPENERS: [string, MarkdownEntity][] = [
-  ["__", "Underline"],
-  ["_", "Italic"],
-  ["*", "Bold"],
-  ["~", "Strikethrough"],
-  ["||", "Spoiler"],
-  ["`", "Code"],
-  ["[", "TextUrl"],
-  ["![", "CustomEmoji"],
-];
-const CLOSERS: Record<MarkdownEntity, string> = {
-  Bold: "*",
-  Italic: "_",
-  Underline: "__",
-  Strikethrough: "~",
-  Spoiler: "||",
-  Code: "`",
-  Pre: "```",
-  PreCode: "```",
-  TextUrl: "]",
-  CustomEmoji: "]",
-};
-
-/** A backslash escapes any ASCII character. */
-const escapable = (md: string, i: number) => md.charCodeAt(i) > 0 && md.charCodeAt(i) <= 126;
-
-/**
- * Telegram's MarkdownV2 (https://core.telegram.org/bots/api#markdownv2-style) after tdlib's parse_markdown_v2: every
- * reserved character is markup or escaped; inside code and pre only "`" is. A `>` starting a line quotes it.
- */
-function parseMarkdownV2(md: string): string {
-  let visible = "";
-  const open: { type: MarkdownEntity; begin: number }[] = [];
-  for (let i = 0; i < md.length; i++) {
-    const c = md.charAt(i);
-    if (c === "\\" && escapable(md, i + 1)) {
-      visible += md.charAt(++i);
-      continue;
-    }
-    const inner = open.at(-1);
-    const verbatim = inner?.type === "Code" || inner?.type === "Pre" || inner?.type === "PreCode";
-    if (verbatim ? c !== "`" : !RESERVED.includes(c)) {
-      visible += c;
-      continue;
-    }
-    if (c === ">" && !verbatim && (i === 0 || md.charAt(i - 1) === "\n")) continue;
-    if (inner && md.startsWith(CLOSERS[inner.type], i) && !(inner.type === "Italic" && md.charAt(i + 1) === "_")) {
-      i += CLOSERS[inner.type].length - 1;
-      if (inner.type === "TextUrl" || inner.type === "CustomEmoji") i = skipUrl(md, i, inner.type);
-      open.pop();
-      continue;
-    }
-    const opening = openingAt(md, i);
-    if (!opening) throw parseError(`Character '${c}' is reserved and must be escaped with the preceding '\\'`);
-    open.push({ type: opening.type, begin: i });
-    i = opening.end - 1;
-  }
-  const unclosed = open.at(-1);
-  if (unclosed) {
-    throw parseError(`Can't find end of ${unclosed.type} entity at byte offset ${byteOffset(md, unclosed.begin)}`);
-  }
-  return visible;
-}
-
-/** The entity the markup at `i` opens and the index where its content starts. */
-function openingAt(md: string, i: number): { type: MarkdownEntity; end: number } | undefined {
-  if (md.startsWith("```", i)) {
-    const pre = preStart(md, i + 3);
-    return { type: pre.hasLanguage ? "PreCode" : "Pre", end: pre.index };
-  }
-  const [markup, type] = OPENERS.find(([candidate]) => md.startsWith(candidate, i)) ?? [];
-  return markup === undefined || type === undefined ? undefined : { type, end: i + markup.length };
-}
-
-/** After a link's `]` at `i`: skips its `(url)` and returns the index of the `)`. */
-function skipUrl(md: string, i: number, type: "TextUrl" | "CustomEmoji"): number {
-  if (md.charAt(i + 1) !== "(") {
-    if (type === "CustomEmoji") throw parseError("Custom emoji entity must contain a tg://emoji URL");
-    return i; // the link text is the URL
-  }
-  const start = i + 2;
-  for (let j = start; j < md.length; j++) {
-    if (md.charAt(j) === "\\" && escapable(md, j + 1)) j++;
-    else if (md.charAt(j) === ")") return j;
-  }
-  const what = type === "TextUrl" ? "a URL" : "a custom emoji URL";
-  throw parseError(`Can't find end of ${what} at byte offset ${byteOffset(md, start)}`);
-}
-
-/** After an opening ```: skips the language (a word followed by a space) and one line break. */
-function preStart(md: string, i: number): { index: number; hasLanguage: boolean } {
-  let languageEnd = i;
-  while (languageEnd < md.length && !isSpace(md.charAt(languageEnd)) && md.charAt(languageEnd) !== "`") languageEnd++;
-  const hasLanguage = languageEnd !== i && languageEnd < md.length && md.charAt(languageEnd) !== "`";
-  let index = hasLanguage ? languageEnd : i;
-  const first = md.charAt(index);
-  if (first === "\n" || first === "\r") {
-    const second = md.charAt(index + 1);
-    index += (second === "\n" || second === "\r") && second !== first ? 2 : 1;
-  }
-  return { index, hasLanguage };
-}
-
-const LEGACY_MARKUP = /^[_*`[]$/;
-
-/** Telegram's legacy Markdown, as tdlib's parse_markdown reads it: `*bold*`, `_italic_`, code, pre, links; no nesting. */
-function parseMarkdown(md: string): string {
-  let visible = "";
-  for (let i = 0; i < md.length; i++) {
-    const c = md.charAt(i);
-    if (c === "\\" && LEGACY_MARKUP.test(md.charAt(i + 1))) {
-      visible += md.charAt(++i);
-      continue;
-    }
-    if (!LEGACY_MARKUP.test(c)) {
-      visible += c;
-      continue;
-    }
-    const pre = md.startsWith("```", i);
-    const end = pre ? "```" : c === "[" ? "]" : c;
-    const start = pre ? preStart(md, i + 3).index : i + 1;
-    const close = md.indexOf(end, start);
-    if (close < 0) throw parseError(`Can't find end of the entity starting at byte offset ${byteOffset(md, i)}`);
-    visible += md.slice(start, close);
-    i = close + end.length - 1;
-    if (c === "[" && md.charAt(i + 1) === "(") {
-      const paren = md.indexOf(")", i + 2);
-      i = paren < 0 ? md.length : paren;
-    }
-  }
-  return visible;
 }

@@ -1,4 +1,9 @@
-import { answerObjects, FakeChatbotApi, framings, sendEnvelope, writeSlowly } from "./fake-chatbot-api.js";
+import { answerObjects, FakeChatbotApi, framings, sendEnvelope } from "./fake-chatbot-api.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** SSE framing ends every batch with `data: [DONE]`; only the last batch of a stream may. */
+const withoutDone = (sse: string) => sse.replace(/data: \[DONE\]\n\n$/, "");
 
 /** How the chatbot answers one question. */
 export interface AnswerScript {
@@ -21,7 +26,7 @@ export interface RecordedAsk {
   content: string;
   /** When it arrived (performance.now()). */
   at: number;
-  /** When the last byte of the answer was written, or the stream was cut (performance.now()). */
+  /** When the last piece of the answer was written, or the stream was cut (performance.now()). */
   answeredAt?: number;
   /** Resolves when the bridge closed the request before the answer ended (a cancelled stream). */
   clientGone: Promise<void>;
@@ -88,21 +93,28 @@ export class ScriptedChatbot {
         ask.answeredAt = performance.now();
         return;
       }
-      if (script.firstFragmentMs) await new Promise((resolve) => setTimeout(resolve, script.firstFragmentMs));
+      if (script.firstFragmentMs) await sleep(script.firstFragmentMs);
       const frame = framings[script.framing ?? "sse"];
       const objects = answerObjects(script.fragments);
-      if (script.breakAfter === undefined) {
-        // Each fragment as its own chunk, the final object (and [DONE] in SSE) in the last one.
-        const pieces = objects.slice(0, -2).map((object) => frame([object]).replace(/data: \[DONE\]\n\n$/, ""));
-        pieces.push(frame(objects.slice(-2)));
-        await writeSlowly(res, pieces, { pauseMs: script.pauseMs ?? 10 });
-      } else {
-        const pieces = objects
-          .slice(0, script.breakAfter)
-          .map((object) => frame([object]).replace(/data: \[DONE\]\n\n$/, ""));
-        await writeSlowly(res, pieces, { pauseMs: script.pauseMs ?? 10, end: false });
-        res.destroy();
+      const broken = script.breakAfter !== undefined;
+      // Each fragment as its own chunk; unless the stream breaks, the final object (and SSE's [DONE]) goes with the last.
+      const pieces = broken
+        ? objects.slice(0, script.breakAfter).map((object) => withoutDone(frame([object])))
+        : [...objects.slice(0, -2).map((object) => withoutDone(frame([object]))), frame(objects.slice(-2))];
+      res.writeHead(200, {
+        "content-type": script.framing === "ndjson" ? "application/x-ndjson" : "text/event-stream",
+      });
+      res.flushHeaders();
+      for (const [index, piece] of pieces.entries()) {
+        if (res.destroyed) break;
+        res.write(piece);
+        if (index < pieces.length - 1) await sleep(script.pauseMs ?? 10);
       }
+      if (broken) {
+        // Let the last fragment leave before the connection is cut.
+        await sleep(script.pauseMs ?? 10);
+        res.destroy();
+      } else res.end();
       ask.answeredAt = performance.now();
     });
   }

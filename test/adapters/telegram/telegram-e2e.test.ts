@@ -145,6 +145,19 @@ describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
     for (const call of typing) expect(call.at).toBeLessThan(drafts[0]?.at ?? 0);
   });
 
+  it("reads the answer in every framing the chatbot API may stream", async () => {
+    const framings = ["sse", "ndjson", "concatenated"] as const;
+    const chats = framings.map(() => ++nextChat);
+    chatbot.answer = (question) => ({
+      fragments: ["Streamed ", "as ", question],
+      framing: framings.find((framing) => question === framing),
+    });
+    for (const [index, framing] of framings.entries()) await telegram.deliver(privateMessage(framing, chats[index]));
+    for (const [index, framing] of framings.entries()) {
+      expect((await settled(chats[index] as number, 2))[1]).toBe(`Streamed as ${framing}`);
+    }
+  });
+
   it("refuses a wrong or missing secret with 401 and processes nothing", async () => {
     const update = privateMessage("let me in");
     const asked = chatbot.asks.length;
