@@ -48,13 +48,13 @@ const chatbot = await ScriptedChatbot.start();
 chatbot.answer = (question) => ({ fragments: answerFor(question), pauseMs: STREAM_MS / FRAGMENTS });
 const port = await freePort();
 const bridgeUrl = `http://127.0.0.1:${port}`;
-const bridge = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "start"], {
+// e.g. BRIDGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles chatbridge under this load.
+const nodeArgs = (process.env.BRIDGE_NODE_ARGS ?? "").split(" ").filter(Boolean);
+const bridge = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts", "start"], {
   cwd: fileURLToPath(new URL("..", import.meta.url)),
   stdio: ["ignore", "ignore", "inherit"],
   env: {
     PATH: process.env.PATH,
-    // e.g. BRIDGE_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile chatbridge under this load.
-    NODE_OPTIONS: process.env.BRIDGE_NODE_OPTIONS ?? "",
     LOG_LEVEL: "warn",
     PORT: String(port),
     DATA_DIR: mkdtempSync(path.join(tmpdir(), "chatbridge-bench-")),
