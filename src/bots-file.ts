@@ -10,6 +10,12 @@ export const telegramBotToken = z
   .trim()
   .regex(/^\d+:[\w-]{20,}$/, "must look like 123456789:AA… (from @BotFather)");
 
+/** A Slack Bot User OAuth Token. */
+export const slackBotToken = z
+  .string()
+  .trim()
+  .regex(/^xoxb-[\w-]+$/, "must be a Bot User OAuth Token, xoxb-…");
+
 /** Telegram's rules for setWebhook's `secret_token`. */
 export const telegramWebhookSecret = z
   .string()
@@ -44,6 +50,15 @@ export interface NamedBot {
         mode: "webhook" | "polling" | undefined;
       }
     | undefined;
+  /** Its Slack app, when it has one. */
+  slack:
+    | {
+        botToken: string;
+        signingSecret: string;
+        /** Undefined = SLACK_API_URL. */
+        apiUrl: string | undefined;
+      }
+    | undefined;
 }
 
 const text = z.string().trim().min(1);
@@ -69,6 +84,13 @@ const botSchema = z.strictObject({
       webhookSecret: telegramWebhookSecret.optional(),
       apiRoot: url.optional(),
       mode: z.enum(["webhook", "polling"]).optional(),
+    })
+    .optional(),
+  slack: z
+    .strictObject({
+      botToken: slackBotToken,
+      signingSecret: text,
+      apiUrl: url.optional(),
     })
     .optional(),
 });
@@ -116,6 +138,9 @@ export function loadBotsFile(file: string, env: Record<string, string>, cwd = pr
     ...repeated(bots.flatMap((bot) => (bot.telegram ? [bot.telegram.botToken] : []))).map(
       () => `BRIDGE_CONFIG ${file}: two bots share one Telegram bot token; each Telegram bot belongs to one entry.`,
     ),
+    ...repeated(bots.flatMap((bot) => (bot.slack ? [bot.slack.botToken] : []))).map(
+      () => `BRIDGE_CONFIG ${file}: two bots share one Slack bot token; each Slack app belongs to one entry.`,
+    ),
   ];
   if (problems.length > 0) throw new ConfigError(problems);
   return bots.map((bot) => ({
@@ -132,6 +157,11 @@ export function loadBotsFile(file: string, env: Record<string, string>, cwd = pr
       webhookSecret: bot.telegram.webhookSecret,
       apiRoot: bot.telegram.apiRoot,
       mode: bot.telegram.mode,
+    },
+    slack: bot.slack && {
+      botToken: bot.slack.botToken,
+      signingSecret: bot.slack.signingSecret,
+      apiUrl: bot.slack.apiUrl && (bot.slack.apiUrl.endsWith("/") ? bot.slack.apiUrl : `${bot.slack.apiUrl}/`),
     },
   }));
 }

@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import type { Server } from "node:http";
 import express from "express";
+import { type RunningSlack, startSlack } from "../adapters/slack/slack-setup.js";
 import { type TelegramWebhook, telegramWebhookRoutes } from "../adapters/telegram/telegram-routes.js";
 import { type RunningTelegram, startTelegram } from "../adapters/telegram/telegram-setup.js";
 import { WebChannel } from "../adapters/web/web-channel.js";
@@ -113,10 +114,18 @@ export async function startBridge(
         }),
       );
     }
+    const slackBots = [
+      { botId: "default", slack: config.slack },
+      ...config.bots.flatMap((bot) =>
+        bot.slack ? [{ botId: bot.id, slack: { ...bot.slack, apiUrl: bot.slack.apiUrl ?? config.slack.apiUrl } }] : [],
+      ),
+    ];
+    const slacks: RunningSlack[] = [];
+    for (const { botId, slack } of slackBots) slacks.push(await startSlack({ botId, slack, bridge, app, log }));
     const channels: ChannelStatus[] = [
       { name: "web chat", enabled: true, detail: `${config.bridge.publicUrl ?? url}/` },
       ...telegrams.map((running) => running.status),
-      { name: "Slack", enabled: false, detail: "not in this version yet (SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET)" },
+      ...slacks.map((running) => running.status),
       { name: "WhatsApp", enabled: false, detail: "not in this version yet (WHATSAPP_ACCESS_TOKEN …)" },
     ];
     return {

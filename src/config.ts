@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { z } from "zod";
-import { loadBotsFile, type NamedBot, telegramBotToken, telegramWebhookSecret } from "./bots-file.js";
+import { loadBotsFile, type NamedBot, slackBotToken, telegramBotToken, telegramWebhookSecret } from "./bots-file.js";
 import { ConfigError } from "./config-error.js";
 
 /** pino levels accepted by `LOG_LEVEL`. */
@@ -40,6 +40,12 @@ export interface Config {
     webhookSecret: string | undefined;
     apiRoot: string;
     mode: "webhook" | "polling";
+  };
+  /** The Slack channel; enabled when `botToken` and `signingSecret` are set. */
+  slack: {
+    botToken: string | undefined;
+    signingSecret: string | undefined;
+    apiUrl: string;
   };
   /** The bots listed in the BRIDGE_CONFIG file, besides the bot `default` that the variables describe. */
   bots: NamedBot[];
@@ -186,6 +192,19 @@ const VARIABLES = {
     schema: z.enum(["webhook", "polling"]).default("webhook"),
     fix: "webhook (the default; needs PUBLIC_URL) or polling (for local use without a public URL)",
   },
+  SLACK_BOT_TOKEN: {
+    schema: slackBotToken.optional(),
+    fix: "the app's Bot User OAuth Token (xoxb-…), or leave it unset to disable Slack",
+    secret: true,
+  },
+  SLACK_SIGNING_SECRET: optionalText("the app's Signing Secret (Basic Information page)", true),
+  SLACK_API_URL: {
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .transform((url) => (url.endsWith("/") ? url : `${url}/`))
+      .default("https://slack.com/api/"),
+    fix: "the Web API root, https://slack.com/api/ by default (an emulator in tests)",
+  },
   BRIDGE_CONFIG: optionalText("the path of a JSON or YAML file listing more bots (see the README), or leave it unset"),
   LLM_BASE_URL: {
     schema: httpUrl,
@@ -273,6 +292,7 @@ export function loadConfig(
       apiRoot: v.TELEGRAM_API_ROOT,
       mode: v.TELEGRAM_MODE,
     },
+    slack: { botToken: v.SLACK_BOT_TOKEN, signingSecret: v.SLACK_SIGNING_SECRET, apiUrl: v.SLACK_API_URL },
     bots: v.BRIDGE_CONFIG ? loadBotsFile(v.BRIDGE_CONFIG, source, cwd) : [],
     llm: { baseUrl: v.LLM_BASE_URL, apiKey: v.LLM_API_KEY, model: v.LLM_MODEL },
   };

@@ -40,17 +40,19 @@ describe("BRIDGE_CONFIG", () => {
         "    telegram:",
         "      botToken: ${SALES_TG}",
         "      webhookSecret: s3cret",
+        "    slack: { botToken: xoxb-1-sales, signingSecret: '${SALES_SIGNING}', apiUrl: 'http://127.0.0.1:9/api' }",
         "  - id: rentals",
         `    telegram: { botToken: '${OTHER_TOKEN}', mode: polling }`,
       ].join("\n"),
     );
-    const bots = loadBotsFile(where, { SALES_KEY: "sk-sales", SALES_TG: TOKEN });
+    const bots = loadBotsFile(where, { SALES_KEY: "sk-sales", SALES_TG: TOKEN, SALES_SIGNING: "sign-me" });
     expect(bots).toEqual([
       {
         id: "sales",
         chatbot: { apiUrl: undefined, apiKey: "sk-sales", sessionKey: undefined, serialNumber: "sn-sales" },
         welcomeText: "Welcome to sales",
         telegram: { botToken: TOKEN, webhookSecret: "s3cret", apiRoot: undefined, mode: undefined },
+        slack: { botToken: "xoxb-1-sales", signingSecret: "sign-me", apiUrl: "http://127.0.0.1:9/api/" },
       },
       {
         id: "rentals",

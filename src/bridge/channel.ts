@@ -10,6 +10,11 @@ export interface ChannelCapabilities {
   maxTextLength: number;
   /** Buttons with suggested questions can be offered. */
   quickReplies: boolean;
+  /**
+   * The platform streams a message by appending text (Slack chat.startStream / appendStream / stopStream), through
+   * {@link Channel.stream}. Appended text cannot be taken back, so only text that will not change is appended.
+   */
+  nativeStream?: boolean;
 }
 
 /** A token bucket: `burst` requests at once, refilled at `perSecond`. */
@@ -75,6 +80,16 @@ export interface OutgoingText {
   quickReplies?: string[] | undefined;
 }
 
+/** A platform's append-only message stream; each call carries only the new text. */
+export interface NativeStream {
+  /** Opens a streamed message showing `text`. */
+  start(target: ReplyTarget, text: OutgoingText): Promise<SentMessage>;
+  /** Adds `text` at the end of the streamed message. */
+  append(target: ReplyTarget, message: SentMessage, text: OutgoingText): Promise<void>;
+  /** Adds the last `text` (possibly empty) and ends the stream: the message is final. */
+  stop(target: ReplyTarget, message: SentMessage, text: OutgoingText): Promise<void>;
+}
+
 /**
  * A messaging platform as the bridge sees it. Adapters implement it; the bridge core never imports an
  * adapter. Every operation throws {@link ChannelError} on failure.
@@ -91,6 +106,8 @@ export interface Channel {
   draft(target: ReplyTarget, draftId: number, text: OutgoingText): Promise<void>;
   /** Shows the typing indicator (it fades by itself after a few seconds). */
   typing(target: ReplyTarget): Promise<void>;
+  /** Present when {@link ChannelCapabilities.nativeStream} can be true. */
+  readonly stream?: NativeStream;
   /** Fetches a media file's bytes (media support arrives with the media pipeline). */
   download?(media: MediaRef, signal: AbortSignal): Promise<Uint8Array>;
 }

@@ -18,6 +18,8 @@ export interface ReplyTarget {
   isGroup: boolean;
   /** The user's message the answer replies to (groups), when the platform supports replies. */
   replyToMessageId?: string | undefined;
+  /** The person the answer is for, where the platform needs it to stream into a group (Slack). */
+  recipient?: { userId: string; teamId?: string | undefined } | undefined;
 }
 
 /**

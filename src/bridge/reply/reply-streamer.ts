@@ -6,11 +6,12 @@ import type { Pacer } from "./pacer.js";
 import { safePartialMarkdown, salvagePartialMarkdown } from "./partial-markdown.js";
 import {
   DraftSurface,
-  DraftsUnavailable,
   EditSurface,
   FinalOnlySurface,
   type ReplySurface,
+  StreamSurface,
   type SurfaceContext,
+  SurfaceUnavailable,
 } from "./reply-surface.js";
 import { splitMarkdown, splitOnce } from "./split.js";
 
@@ -101,11 +102,14 @@ class ReplyStream {
     this.startedAt = this.now();
     const intervals = channel.limits.minUpdateIntervalMs;
     this.updateIntervalMs = target.isGroup ? intervals.group : intervals.private;
-    this.surface = this.caps.nativeDraft
-      ? new DraftSurface(this.ctx)
-      : this.caps.canEdit
-        ? new EditSurface(this.ctx)
-        : new FinalOnlySurface(this.ctx);
+    this.surface =
+      this.caps.nativeStream && channel.stream
+        ? new StreamSurface(this.ctx, () => this.current())
+        : this.caps.nativeDraft
+          ? new DraftSurface(this.ctx)
+          : this.caps.canEdit
+            ? new EditSurface(this.ctx)
+            : new FinalOnlySurface(this.ctx);
   }
 
   async run(): Promise<StreamReplyResult> {
@@ -197,7 +201,7 @@ class ReplyStream {
           this.visible();
         }
       } catch (error) {
-        if (!(error instanceof DraftsUnavailable)) throw error;
+        if (!(error instanceof SurfaceUnavailable)) throw error;
         this.surface = this.caps.canEdit ? new EditSurface(this.ctx) : new FinalOnlySurface(this.ctx);
         if (this.surface.kind === "final") return;
         this.notify(); // show the text in the new surface right away

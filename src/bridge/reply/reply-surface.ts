@@ -17,7 +17,7 @@ export interface SurfaceContext {
  * messages. A WhatsApp-style block streamer (several final messages while the answer streams) fits here too.
  */
 export interface ReplySurface {
-  readonly kind: "draft" | "edit" | "final";
+  readonly kind: "draft" | "stream" | "edit" | "final";
   /**
    * Shows intermediate text, read from `text` only when the call runs (a delayed update never shows stale text;
    * `undefined` means nothing new). Resolves true when the text landed, false when skipped or failed.
@@ -27,9 +27,9 @@ export interface ReplySurface {
   persist(text: string, quickReplies?: string[]): Promise<void>;
 }
 
-/** Native drafts failed for a reason plain text will not fix: stream with another surface. */
-export class DraftsUnavailable extends Error {
-  override readonly name = "DraftsUnavailable";
+/** Native drafts or streams failed for a reason plain text will not fix: stream with another surface. */
+export class SurfaceUnavailable extends Error {
+  override readonly name = "SurfaceUnavailable";
 }
 
 /** How often a final that failed with a network or server error is tried again. */
@@ -146,7 +146,7 @@ export class DraftSurface implements ReplySurface {
         return true;
       });
     } catch (error) {
-      throw new DraftsUnavailable("native drafts failed", { cause: error });
+      throw new SurfaceUnavailable("native drafts failed", { cause: error });
     }
   }
 
@@ -157,6 +157,78 @@ export class DraftSurface implements ReplySurface {
     this.draftId = nextDraftId();
     this.shown = "";
   }
+}
+
+/**
+ * Native append-only streams (Slack chat.startStream / appendStream / stopStream): the first text opens the
+ * stream, later text is appended, the final text ends it. Appended text cannot be taken back, so what is shown is
+ * only the part of the safe partial view that is also the raw text so far (a closing fence the view adds, or
+ * markup it holds back, is never appended), and only when it extends what is already shown.
+ */
+export class StreamSurface implements ReplySurface {
+  readonly kind = "stream";
+  private message: SentMessage | undefined;
+  private shown = "";
+  /** The platform refused an append (the stream expired, say): stop updating, the final decides. */
+  private refused = false;
+
+  /** `raw` is the current message's text exactly as streamed. */
+  constructor(
+    private readonly ctx: SurfaceContext,
+    private readonly raw: () => string,
+  ) {}
+
+  async show(text: () => string | undefined): Promise<boolean> {
+    if (this.refused) return false;
+    const { channel, target } = this.ctx;
+    const stream = channel.stream as NonNullable<Channel["stream"]>;
+    try {
+      return await tryUpdate(this.ctx, "markdown", async () => {
+        const next = commonPrefix(text() ?? "", this.raw());
+        if (next.trim() === "" || next.length <= this.shown.length || !next.startsWith(this.shown)) return false;
+        if (this.message) {
+          await stream.append(target, this.message, { text: next.slice(this.shown.length), format: "markdown" });
+        } else this.message = await stream.start(target, { text: next, format: "markdown" });
+        this.shown = next;
+        return true;
+      });
+    } catch (error) {
+      if (!this.message) throw new SurfaceUnavailable("native streaming failed", { cause: error });
+      this.refused = true;
+      return false;
+    }
+  }
+
+  async persist(text: string, quickReplies?: string[]): Promise<void> {
+    const { channel, target } = this.ctx;
+    const stream = channel.stream as NonNullable<Channel["stream"]>;
+    const message = this.message;
+    const shown = this.shown;
+    this.message = undefined;
+    this.shown = "";
+    this.refused = false;
+    if (!message) {
+      await landFinal(this.ctx, (format) => channel.send(target, { text, format, quickReplies }));
+      return;
+    }
+    const rest = text.startsWith(shown) ? text.slice(shown.length) : undefined;
+    try {
+      // The stream ends with the rest of the text; when the final text differs from what streamed (a corrected
+      // answer, a cut before what was shown), it ends empty and the message is then edited to the final text.
+      await landFinal(this.ctx, (format) => stream.stop(target, message, { text: rest ?? "", format, quickReplies }));
+      if (rest !== undefined) return;
+    } catch (error) {
+      if (!isChannelError(error, "rejected")) throw error;
+    }
+    await landFinal(this.ctx, (format) => editAllowingSame(channel, target, message, text, format, quickReplies));
+  }
+}
+
+/** The longest common prefix of two strings. */
+function commonPrefix(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return a.slice(0, i);
 }
 
 /** Channels that cannot edit (WhatsApp): nothing streams, finished messages are sent. */

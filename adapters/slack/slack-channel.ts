@@ -1,0 +1,264 @@
+import { WebClient } from "@slack/web-api";
+import type {
+  Channel,
+  ChannelCapabilities,
+  ChannelLimits,
+  NativeStream,
+  OutgoingText,
+  SentMessage,
+} from "../../src/bridge/channel.js";
+import { ChannelError } from "../../src/bridge/channel.js";
+import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+import type { Logger } from "../../src/log.js";
+import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
+import { operatorProblem, toChannelError } from "./slack-errors.js";
+
+/**
+ * Slack's limits as the pacer keeps them (https://docs.slack.dev/apis/web-api/rate-limits). Slack limits each
+ * method per workspace by tier, and chat.postMessage to "one message per second per channel":
+ * - `perChat`/`perGroup`: a call every 1.1 s per conversation, no burst: chat.postMessage's "one message per
+ *   second per channel" with room for network jitter (posts, edits and the status share it, so an answer's edits
+ *   also come about a second apart, which is what Slack suggests for edited messages anyway);
+ * - `perBot`: chat.update is Tier 3 ("50+ per minute") across the workspace, the tightest method an answer
+ *   uses, so the whole bot stays at 48 a minute with a burst of 3. (A budget per method would let posts to other
+ *   channels go faster; until the pacer has one, this keeps every method within its tier.)
+ * - updates at least a second apart, as Slack's own guidance for edited messages suggests.
+ */
+export const SLACK_LIMITS: ChannelLimits = {
+  perChat: { perSecond: 0.9, burst: 1 },
+  perGroup: { perSecond: 0.9, burst: 1 },
+  perBot: { perSecond: 0.8, burst: 3 },
+  minUpdateIntervalMs: { private: 1_000, group: 1_000 },
+};
+
+/**
+ * Longest text one message takes: chat.postMessage truncates `text` past 40,000 characters, but Block Kit and
+ * `markdown_text` stop at 12,000 and long messages are hard to read, so answers continue in a new message here.
+ */
+export const SLACK_MAX_TEXT_LENGTH = 12_000;
+
+/**
+ * chat.startStream and chat.stopStream are Tier 2 ("20+ per minute" per workspace). Streams are opened only while
+ * fewer than this many were opened in the last minute, which also keeps their stops within the tier; past it an
+ * answer is posted and edited in place instead of waiting for a slot.
+ */
+export const SLACK_STREAMS_PER_MINUTE = 18;
+
+/** What a {@link SlackChannel} needs. */
+export interface SlackChannelOptions {
+  /** The Bot User OAuth Token (SLACK_BOT_TOKEN, xoxb-…). */
+  token: string;
+  /** The Web API root (SLACK_API_URL), https://slack.com/api/ by default. */
+  apiUrl?: string | undefined;
+  botId?: string | undefined;
+  log?: Logger | undefined;
+}
+
+/**
+ * Slack as a bridge channel, over the Web API client: the first text is posted in the conversation's thread and
+ * edited as the answer grows (chat.postMessage + chat.update), as mrkdwn rendered from the chatbot's markdown.
+ * "Typing" is the assistant thread status ("is thinking…"), which Slack shows only in DM threads with the app.
+ */
+export class SlackChannel implements Channel {
+  readonly name = "slack";
+  readonly botId: string;
+  readonly limits: ChannelLimits = SLACK_LIMITS;
+  /** The Web API client; the setup code uses it for auth.test. */
+  readonly client: WebClient;
+  readonly #token: string;
+  readonly #apiHost: string;
+  readonly #log: Logger | undefined;
+  readonly #reported = new Set<string>();
+  /** When the streams of the last minute were opened (performance.now()). */
+  readonly #streamStarts: number[] = [];
+
+  /**
+   * Native streaming (chat.startStream / appendStream / stopStream) with `markdown_text`, which Slack renders as
+   * markdown itself while the text grows. Needs a thread, and in channels the person and workspace it answers.
+   */
+  readonly stream: NativeStream = {
+    start: async (target, text) => {
+      const now = performance.now();
+      while (this.#streamStarts.length > 0 && (this.#streamStarts[0] ?? 0) <= now - 60_000) this.#streamStarts.shift();
+      if (this.#streamStarts.length >= SLACK_STREAMS_PER_MINUTE) {
+        throw new ChannelError("rejected", "Slack chat.startStream: this minute's streams are taken (Tier 2)");
+      }
+      const result = await this.#call("chat.startStream", target, () =>
+        this.client.chat.startStream({
+          channel: target.chatId,
+          thread_ts: target.threadId as string,
+          markdown_text: streamText(text),
+          ...(target.isGroup && {
+            recipient_user_id: target.recipient?.userId,
+            recipient_team_id: target.recipient?.teamId,
+          }),
+        }),
+      );
+      this.#streamStarts.push(now);
+      if (!result.ts) throw new ChannelError("transient", "Slack chat.startStream answered without a ts");
+      return { id: result.ts };
+    },
+    append: async (target, message, text) => {
+      await this.#call("chat.appendStream", target, () =>
+        this.client.chat.appendStream({ channel: target.chatId, ts: message.id, markdown_text: streamText(text) }),
+      );
+    },
+    stop: async (target, message, text) => {
+      const rest = streamText(text);
+      await this.#call("chat.stopStream", target, () =>
+        this.client.chat.stopStream({
+          channel: target.chatId,
+          ts: message.id,
+          ...(rest !== "" && { markdown_text: rest }),
+        }),
+      );
+    },
+  };
+
+  constructor(options: SlackChannelOptions) {
+    this.botId = options.botId ?? "default";
+    this.#log = options.log;
+    this.#token = options.token;
+    const apiUrl = options.apiUrl ?? "https://slack.com/api/";
+    this.#apiHost = new URL(apiUrl).host;
+    // The pacer owns waiting: rate-limited calls are rejected at once, and nothing is retried behind its back.
+    this.client = new WebClient(options.token, {
+      slackApiUrl: apiUrl,
+      rejectRateLimitedCalls: true,
+      retryConfig: { retries: 0 },
+      timeout: 30_000,
+    });
+  }
+
+  /** Streams natively in threads (assistant threads in DMs; in channels when the recipient is known). */
+  capabilities(target: ReplyTarget): ChannelCapabilities {
+    const recipientKnown = target.recipient?.userId !== undefined && target.recipient.teamId !== undefined;
+    return {
+      canEdit: true,
+      nativeDraft: false,
+      nativeStream: target.threadId !== undefined && (!target.isGroup || recipientKnown),
+      maxTextLength: SLACK_MAX_TEXT_LENGTH,
+      quickReplies: false,
+    };
+  }
+
+  /** Slack's length of chatbot markdown once rendered as mrkdwn, for splitting long answers. */
+  measure(markdown: string): number {
+    return measureMrkdwn(markdown);
+  }
+
+  async send(target: ReplyTarget, text: OutgoingText): Promise<SentMessage> {
+    const result = await this.#call("chat.postMessage", target, () =>
+      this.client.chat.postMessage({
+        channel: target.chatId,
+        thread_ts: target.threadId,
+        text: render(text),
+        // Previews of links in a growing answer would flicker in and out.
+        unfurl_links: false,
+        unfurl_media: false,
+      }),
+    );
+    if (!result.ts) throw new ChannelError("transient", "Slack chat.postMessage answered without a ts");
+    return { id: result.ts };
+  }
+
+  async edit(target: ReplyTarget, message: SentMessage, text: OutgoingText): Promise<void> {
+    await this.#call("chat.update", target, () =>
+      this.client.chat.update({ channel: target.chatId, ts: message.id, text: render(text) }),
+    );
+  }
+
+  draft(): Promise<void> {
+    return Promise.reject(new ChannelError("rejected", "Slack has no native drafts"));
+  }
+
+  /**
+   * The "is thinking…" status of an assistant thread (assistant.threads.setStatus; it clears itself when the
+   * answer is posted or after two minutes). Elsewhere Slack shows bots no typing indicator, so nothing is sent.
+   */
+  async typing(target: ReplyTarget): Promise<void> {
+    if (target.isGroup || target.threadId === undefined) return;
+    const threadTs = target.threadId;
+    await this.#call("assistant.threads.setStatus", target, () =>
+      this.client.assistant.threads.setStatus({
+        channel_id: target.chatId,
+        thread_ts: threadTs,
+        status: "is thinking…",
+      }),
+    );
+  }
+
+  /**
+   * Fetches a file the user shared from its private URL with the bot token (scope files:read). The token is only
+   * ever sent to Slack's own host: a file shared from elsewhere may point anywhere. Without the scope Slack
+   * answers a login page instead of the bytes, which is refused rather than handed on.
+   */
+  async download(media: MediaRef, signal: AbortSignal): Promise<Uint8Array> {
+    const url = new URL(media.platformId);
+    if (url.host !== this.#apiHost && url.host !== "files.slack.com") {
+      throw new ChannelError("rejected", `Slack file at ${url.host} is not on Slack; the token is not sent there`);
+    }
+    let response: Response;
+    try {
+      response = await fetch(url, { headers: { authorization: `Bearer ${this.#token}` }, signal });
+    } catch (error) {
+      throw new ChannelError(
+        "transient",
+        "Slack file download failed: the file server could not be reached",
+        undefined,
+        {
+          cause: error instanceof Error ? new Error(error.name) : undefined,
+        },
+      );
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new ChannelError(
+        response.status >= 500 ? "transient" : "rejected",
+        `Slack file download: HTTP ${response.status}`,
+      );
+    }
+    if ((response.headers.get("content-type") ?? "").startsWith("text/html")) {
+      await response.body?.cancel();
+      this.#reportOnce(
+        "files:read",
+        "Slack answered a login page for a shared file: add the files:read scope to the app and reinstall it.",
+      );
+      throw new ChannelError("rejected", "Slack file download: a login page instead of the file (files:read missing)");
+    }
+    return new Uint8Array(await response.arrayBuffer());
+  }
+
+  async #call<T>(method: string, target: ReplyTarget, operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      const mapped = toChannelError(error, method);
+      const problem = operatorProblem(mapped, { channel: target.chatId });
+      if (problem) this.#reportOnce(problem.key, problem.message);
+      throw mapped;
+    }
+  }
+
+  #reportOnce(key: string, message: string): void {
+    if (this.#reported.has(key)) return;
+    this.#reported.add(key);
+    this.#log?.error({ channel: this.name, botId: this.botId }, message);
+  }
+}
+
+/**
+ * Text for `markdown_text`, which Slack renders as markdown: the chatbot's markdown as it is, but never a mass
+ * mention or a mention syntax (a zero-width space after `<` and a zero-width joiner after a mass-mention `@`).
+ */
+function streamText(text: OutgoingText): string {
+  return text.text
+    .replace(/<(?=[!@#])/g, "<\u200b")
+    .replace(/(?<![A-Za-z0-9])@(?=(?:here|channel|everyone)(?![A-Za-z0-9]))/gi, "@\u200d");
+}
+
+/** Markdown as mrkdwn; plain text only escaped, so nothing in it is read as markup or a mention. */
+function render(text: OutgoingText): string {
+  if (text.format === "markdown") return markdownToMrkdwn(text.text);
+  return text.text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}

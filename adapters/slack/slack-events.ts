@@ -1,0 +1,134 @@
+import type { InboundMessage, MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+
+/** The bot as Slack knows it (from auth.test): needed to drop its own messages and to see mentions of it. */
+export interface SlackBotIdentity {
+  /** The bot user's id (`U…`), as in `<@U…>` mentions. */
+  userId: string;
+  /** The bot's id (`B…`), set on the messages it posts. */
+  botId?: string | undefined;
+}
+
+/** What one Events API event means for the bridge. */
+export type ParsedSlackEvent = { kind: "message"; message: InboundMessage } | { kind: "ignored"; reason: string };
+
+/** Where the parsed messages are said to come from. */
+export interface SlackEventContext {
+  bot: SlackBotIdentity;
+  /** The bot of this deployment (`default` unless several are configured). */
+  botId: string;
+  /** The workspace the event came from (the envelope's team_id), for streaming answers into channels. */
+  teamId?: string | undefined;
+  now?: () => Date;
+}
+
+/** The fields of a Slack message event the bridge reads (https://docs.slack.dev/reference/events/message). */
+export interface SlackMessageEvent {
+  type: string;
+  subtype?: string;
+  user?: string;
+  bot_id?: string;
+  text?: string;
+  ts: string;
+  thread_ts?: string;
+  channel: string;
+  channel_type?: string;
+  team?: string;
+  files?: SlackFile[];
+}
+
+interface SlackFile {
+  id: string;
+  name?: string;
+  mimetype?: string;
+  size?: number;
+  url_private_download?: string;
+  url_private?: string;
+}
+
+const CHANNEL = "slack";
+
+/**
+ * Message subtypes that carry something a person wrote; every other subtype (edits, deletions, joins, bot
+ * messages, the root of an assistant thread…) is bookkeeping and ignored.
+ */
+const CONTENT_SUBTYPES = new Set(["file_share", "thread_broadcast", "me_message"]);
+
+/**
+ * Reads a `message` or `app_mention` event. Direct messages (`channel_type` `im`) are all answered, in the thread
+ * they were written in (assistant threads) or in the DM itself. In channels only messages that mention the bot
+ * count, and the answer goes in the message's thread (a new one under the message when it was not in a thread);
+ * the mention is removed from the question. A mention arrives twice (`message` and `app_mention`, with different
+ * event ids), so the event id the bridge deduplicates on is the message's channel and `ts`, which also covers
+ * Slack's retries. The bot's own messages and other bots are ignored.
+ */
+export function parseSlackEvent(event: SlackMessageEvent, context: SlackEventContext): ParsedSlackEvent {
+  if (event.type !== "message" && event.type !== "app_mention")
+    return { kind: "ignored", reason: `${event.type} event` };
+  if (event.subtype !== undefined && !CONTENT_SUBTYPES.has(event.subtype)) {
+    return { kind: "ignored", reason: `${event.subtype} message` };
+  }
+  if (event.bot_id !== undefined || !event.user) return { kind: "ignored", reason: "not from a person" };
+  if (event.user === context.bot.userId) return { kind: "ignored", reason: "the bot's own message" };
+  const direct = event.channel_type === "im" || event.channel.startsWith("D");
+  const mention = `<@${context.bot.userId}>`;
+  const raw = event.text ?? "";
+  if (!direct && !raw.includes(mention)) return { kind: "ignored", reason: "channel message not addressed to the bot" };
+  const media = (event.files ?? []).map(mediaOf);
+  const text = tidy(raw.replaceAll(mention, ""));
+  if (text === "" && media.length === 0) return { kind: "ignored", reason: "nothing but the mention" };
+  const recipient = { userId: event.user, teamId: event.team ?? context.teamId };
+  const target: ReplyTarget = direct
+    ? { chatId: event.channel, isGroup: false, threadId: event.thread_ts, recipient }
+    : {
+        chatId: event.channel,
+        isGroup: true,
+        threadId: event.thread_ts ?? event.ts,
+        replyToMessageId: event.ts,
+        recipient,
+      };
+  return {
+    kind: "message",
+    message: {
+      channel: CHANNEL,
+      botId: context.botId,
+      eventId: `${event.channel}:${event.ts}`,
+      target,
+      user: { id: event.user },
+      text: decodeEntities(text),
+      media,
+      receivedAt: context.now?.() ?? new Date(),
+    },
+  };
+}
+
+/** Slack escapes `&`, `<` and `>` in message text; the chatbot reads what the person typed. */
+function decodeEntities(text: string): string {
+  return text.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+}
+
+/** Joins what was around a removed mention: "<@bot>, hi" → "hi". */
+function tidy(text: string): string {
+  return text
+    .replace(/[ \t]{2,}/g, " ")
+    .replace(/^[\s,:;]+/, "")
+    .trim();
+}
+
+function mediaOf(file: SlackFile): MediaRef {
+  const mime = file.mimetype ?? "";
+  const kind: MediaRef["kind"] = mime.startsWith("image/")
+    ? "image"
+    : mime.startsWith("audio/")
+      ? "audio"
+      : mime.startsWith("video/")
+        ? "video"
+        : "document";
+  return {
+    kind,
+    // The private download URL is the handle: the channel fetches it with the bot token (files:read).
+    platformId: file.url_private_download ?? file.url_private ?? file.id,
+    mimeType: file.mimetype,
+    sizeBytes: file.size,
+    fileName: file.name,
+  };
+}

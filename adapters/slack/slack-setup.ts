@@ -1,0 +1,143 @@
+import { App, ExpressReceiver, LogLevel, type Logger as SlackLogger } from "@slack/bolt";
+import type { NextFunction, Request, Response, Router } from "express";
+import type { Channel } from "../../src/bridge/channel.js";
+import type { InboundSink } from "../../src/bridge/inbound.js";
+import type { Logger } from "../../src/log.js";
+import { SlackChannel } from "./slack-channel.js";
+import { parseSlackEvent, type SlackMessageEvent } from "./slack-events.js";
+
+/** What Bolt's context tells about the bot and the workspace. */
+interface SlackContext {
+  botUserId?: string | undefined;
+  botId?: string | undefined;
+  teamId?: string | undefined;
+}
+
+/** The Events API path of the default bot; named bots use `${SLACK_EVENTS_PATH}/<botId>`. */
+export const SLACK_EVENTS_PATH = "/webhooks/slack/events";
+
+/** Slack's replay window: "more than five minutes from local time" is refused (https://docs.slack.dev/authentication/verifying-requests-from-slack). */
+const MAX_CLOCK_SKEW_S = 5 * 60;
+
+/** One bot's Slack settings: SLACK_* for the bot `default`, its `slack` entry in BRIDGE_CONFIG otherwise. */
+export interface SlackSettings {
+  botToken: string | undefined;
+  signingSecret: string | undefined;
+  apiUrl: string;
+}
+
+/** One line of the start banner. */
+export interface SlackStatus {
+  name: string;
+  enabled: boolean;
+  detail: string;
+}
+
+/** What {@link startSlack} needs. */
+export interface SlackStartOptions {
+  botId: string;
+  slack: SlackSettings;
+  bridge: InboundSink & { attach(channel: Channel): void };
+  /** Where the Events API route is mounted (the express app). */
+  app: { use: Router["use"] };
+  log: Logger;
+}
+
+/** Slack running: its channel (undefined when disabled) and its banner line. */
+export interface RunningSlack {
+  channel: SlackChannel | undefined;
+  status: SlackStatus;
+}
+
+/**
+ * Starts one bot's Slack channel when it has a token and a signing secret: a Bolt app on an ExpressReceiver
+ * mounted at `POST /webhooks/slack/events` (or `/<botId>`), which verifies each request's signature (HMAC-SHA256,
+ * compared in constant time; 401 and nothing processed otherwise) and answers `url_verification`. Requests more
+ * than five minutes old or ahead are refused with 401 before that, in both directions (Bolt checks only the past).
+ * Events are acknowledged once the bridge has taken the message (milliseconds, well inside Slack's 3 s), so a
+ * failure to take it answers 500 and Slack delivers it again.
+ */
+export async function startSlack(options: SlackStartOptions): Promise<RunningSlack> {
+  const { botId, slack, bridge, app, log } = options;
+  const named = botId !== "default";
+  const name = named ? `Slack (${botId})` : "Slack";
+  if (!slack.botToken || !slack.signingSecret) {
+    const missing = [slack.botToken ? "" : "SLACK_BOT_TOKEN", slack.signingSecret ? "" : "SLACK_SIGNING_SECRET"];
+    return {
+      channel: undefined,
+      status: { name, enabled: false, detail: `set ${missing.filter(Boolean).join(" and ")} to enable` },
+    };
+  }
+  const path = `${SLACK_EVENTS_PATH}${named ? `/${encodeURIComponent(botId)}` : ""}`;
+  const logger = slackLogger(log.child({ channel: "slack", botId }));
+  const receiver = new ExpressReceiver({
+    signingSecret: slack.signingSecret,
+    endpoints: { events: path },
+    processBeforeResponse: true,
+    logger,
+  });
+  const bolt = new App({
+    token: slack.botToken,
+    receiver,
+    logger,
+    clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 2 } },
+  });
+  const channel = new SlackChannel({ token: slack.botToken, apiUrl: slack.apiUrl, botId, log });
+  const receive = async ({ event, context, body }: { event: unknown; context: SlackContext; body: unknown }) => {
+    const parsed = parseSlackEvent(event as SlackMessageEvent, {
+      bot: { userId: context.botUserId ?? "", botId: context.botId },
+      botId,
+      teamId: context.teamId ?? (body as { team_id?: string }).team_id,
+    });
+    if (parsed.kind === "ignored") {
+      log.debug({ channel: "slack", botId, reason: parsed.reason }, "event ignored");
+      return;
+    }
+    if ((await bridge.accept(parsed.message)) === "stopping") throw new Error("the bridge is stopping");
+  };
+  bolt.event("message", receive);
+  bolt.event("app_mention", receive);
+  bridge.attach(channel);
+  app.use(refuseStaleRequests(path));
+  app.use(receiver.router);
+  const identity = await channel.client.auth.test().then(
+    (result) => `@${result.user ?? "bot"} in ${result.team ?? "the workspace"}`,
+    (error: unknown) => {
+      log.warn({ err: error, channel: "slack", botId }, "Slack auth.test failed; check SLACK_BOT_TOKEN");
+      return undefined;
+    },
+  );
+  return {
+    channel,
+    status: identity
+      ? { name, enabled: true, detail: `${identity}, events at ${path}` }
+      : { name, enabled: false, detail: "auth.test failed: check SLACK_BOT_TOKEN and SLACK_API_URL" },
+  };
+}
+
+/** 401 for a Slack request whose timestamp is missing or more than five minutes from now, either way. */
+function refuseStaleRequests(path: string) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== "POST" || req.path !== path) return next();
+    const timestamp = Number(req.get("x-slack-request-timestamp"));
+    if (!Number.isFinite(timestamp) || Math.abs(Date.now() / 1000 - timestamp) > MAX_CLOCK_SKEW_S) {
+      res.status(401).send();
+      return;
+    }
+    next();
+  };
+}
+
+/** Bolt's logger interface over pino, at warn and above (Bolt's info and debug chatter is for app developers). */
+function slackLogger(log: Logger): SlackLogger {
+  const text = (parts: unknown[]) => parts.map((part) => (typeof part === "string" ? part : String(part))).join(" ");
+  return {
+    debug: (...msg) => log.debug(text(msg)),
+    info: (...msg) => log.debug(text(msg)),
+    warn: (...msg) => log.warn(text(msg)),
+    error: (...msg) => log.error(text(msg)),
+    setLevel: () => {},
+    getLevel: () => LogLevel.WARN,
+    setName: () => {},
+  };
+}
