@@ -48,9 +48,11 @@ export interface StreamReplyResult {
 }
 
 /**
- * Streams an answer into a chat as fast as the channel allows, and guarantees the end. With native drafts the
- * text streams in a draft and each finished message is persisted with a send; with edits the first text is sent
- * at once and then edited in place; otherwise only finished messages are sent. Intermediate text is made safe
+ * Streams an answer into a chat as fast as the channel allows, and guarantees the end. With native streams the
+ * first text opens a stream and only text that will not change is appended; with native drafts the text streams
+ * in a draft and each finished message is persisted with a send; with edits the first text is sent at once and
+ * then edited in place; otherwise only finished messages are sent. A native stream or draft the platform refuses
+ * falls back to edits. Intermediate text is made safe
  * with {@link safePartialMarkdown} and paced as skippable updates; text past the message limit is finished in
  * the current message and continues in a new one. Finished messages are paced as finals: never skipped, retried
  * as plain text on a format refusal, waiting out any rate limit. When `events` throws, the text received so far
