@@ -112,6 +112,7 @@ export class SlackChannel implements Channel {
           ...(rest !== "" && { markdown_text: rest }),
         }),
       );
+      await this.#suggest(target, text.quickReplies);
     },
   };
 
@@ -138,7 +139,7 @@ export class SlackChannel implements Channel {
       nativeDraft: false,
       nativeStream: target.threadId !== undefined && (!target.isGroup || recipientKnown),
       maxTextLength: SLACK_MAX_TEXT_LENGTH,
-      quickReplies: false,
+      quickReplies: isAssistantThread(target),
     };
   }
 
@@ -159,6 +160,7 @@ export class SlackChannel implements Channel {
       }),
     );
     if (!result.ts) throw new ChannelError("transient", "Slack chat.postMessage answered without a ts");
+    await this.#suggest(target, text.quickReplies);
     return { id: result.ts };
   }
 
@@ -229,6 +231,28 @@ export class SlackChannel implements Channel {
     return new Uint8Array(await response.arrayBuffer());
   }
 
+  /**
+   * Suggested questions become the assistant thread's suggested prompts (at most four; a tap sends the question).
+   * They are a courtesy: a refusal is logged, the message it came with stands.
+   */
+  async #suggest(target: ReplyTarget, quickReplies: string[] | undefined): Promise<void> {
+    const questions = (quickReplies ?? [])
+      .map((question) => question.trim())
+      .filter(Boolean)
+      .slice(0, 4);
+    if (questions.length === 0 || !isAssistantThread(target)) return;
+    const prompts = questions.map((question) => ({ title: truncate(question, 75), message: question }));
+    await this.#call("assistant.threads.setSuggestedPrompts", target, () =>
+      this.client.assistant.threads.setSuggestedPrompts({
+        channel_id: target.chatId,
+        thread_ts: target.threadId as string,
+        prompts: prompts as [(typeof prompts)[number], ...(typeof prompts)[number][]],
+      }),
+    ).catch((error: unknown) => {
+      this.#log?.warn({ err: error, channel: this.name, botId: this.botId }, "Slack suggested prompts not set");
+    });
+  }
+
   async #call<T>(method: string, target: ReplyTarget, operation: () => Promise<T>): Promise<T> {
     try {
       return await operation();
@@ -245,6 +269,15 @@ export class SlackChannel implements Channel {
     this.#reported.add(key);
     this.#log?.error({ channel: this.name, botId: this.botId }, message);
   }
+}
+
+/** A DM thread: where Slack shows assistant statuses and suggested prompts. */
+function isAssistantThread(target: ReplyTarget): boolean {
+  return !target.isGroup && target.threadId !== undefined;
+}
+
+function truncate(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
 }
 
 /**

@@ -59,9 +59,11 @@ const CONTENT_SUBTYPES = new Set(["file_share", "thread_broadcast", "me_message"
  * count, and the answer goes in the message's thread (a new one under the message when it was not in a thread);
  * the mention is removed from the question. A mention arrives twice (`message` and `app_mention`, with different
  * event ids), so the event id the bridge deduplicates on is the message's channel and `ts`, which also covers
- * Slack's retries. The bot's own messages and other bots are ignored.
+ * Slack's retries. The bot's own messages and other bots are ignored. A new assistant thread is greeted.
  */
 export function parseSlackEvent(event: SlackMessageEvent, context: SlackEventContext): ParsedSlackEvent {
+  if (event.type === "assistant_thread_started")
+    return threadStarted(event as unknown as AssistantThreadStarted, context);
   if (event.type !== "message" && event.type !== "app_mention")
     return { kind: "ignored", reason: `${event.type} event` };
   if (event.subtype !== undefined && !CONTENT_SUBTYPES.has(event.subtype)) {
@@ -96,6 +98,34 @@ export function parseSlackEvent(event: SlackMessageEvent, context: SlackEventCon
       user: { id: event.user },
       text: decodeEntities(text),
       media,
+      receivedAt: context.now?.() ?? new Date(),
+    },
+  };
+}
+
+/** https://docs.slack.dev/reference/events/assistant_thread_started */
+interface AssistantThreadStarted {
+  type: "assistant_thread_started";
+  event_ts?: string;
+  assistant_thread: { user_id: string; channel_id: string; thread_ts: string };
+}
+
+/**
+ * A person opened a new assistant thread with the app: the bridge greets them as it greets `/start`, with the
+ * chatbot's WelcomeMessage and its suggested questions (which Slack shows as the thread's suggested prompts).
+ */
+function threadStarted(event: AssistantThreadStarted, context: SlackEventContext): ParsedSlackEvent {
+  const { user_id: userId, channel_id: channel, thread_ts: threadTs } = event.assistant_thread;
+  return {
+    kind: "message",
+    message: {
+      channel: CHANNEL,
+      botId: context.botId,
+      eventId: `${channel}:${threadTs}:started`,
+      target: { chatId: channel, isGroup: false, threadId: threadTs, recipient: { userId, teamId: context.teamId } },
+      user: { id: userId },
+      text: "/start",
+      media: [],
       receivedAt: context.now?.() ?? new Date(),
     },
   };

@@ -97,6 +97,7 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
   };
   bolt.event("message", receive);
   bolt.event("app_mention", receive);
+  bolt.event("assistant_thread_started", receive);
   bridge.attach(channel);
   app.use(refuseStaleRequests(path));
   app.use(receiver.router);

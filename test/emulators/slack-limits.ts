@@ -32,6 +32,8 @@ export const DEFAULT_SLACK_LIMITS: SlackLimits = {
     "chat.appendStream": { max: 100, windowMs: MINUTE },
     // "Special" in Slack's docs; generous, as a status is cheap.
     "assistant.threads.setStatus": { max: 600, windowMs: MINUTE },
+    // Tier 3, as Slack lists it.
+    "assistant.threads.setSuggestedPrompts": { max: 50, windowMs: MINUTE },
     "users.info": { max: 100, windowMs: MINUTE },
     "auth.test": { max: 100, windowMs: MINUTE },
   },

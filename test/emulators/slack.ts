@@ -100,6 +100,7 @@ export class SlackEmulator {
   /** By `${channel}/${ts}`, in post order. */
   readonly #messages = new Map<string, SlackMessage>();
   #statuses: { channel: string; threadTs: string; status: string; at: number }[] = [];
+  #prompts = new Map<string, { title: string | undefined; prompts: { title: string; message: string }[] }>();
   readonly #users = new Map<string, SlackUser>();
   readonly #files: SlackFiles;
   readonly #notInChannel = new Set<string>();
@@ -125,6 +126,7 @@ export class SlackEmulator {
       "chat.appendStream": (params, at) => this.#appendStream(params, at),
       "chat.stopStream": (params, at) => this.#stopStream(params, at),
       "assistant.threads.setStatus": (params, at) => this.#setStatus(params, at),
+      "assistant.threads.setSuggestedPrompts": (params) => this.#setSuggestedPrompts(params),
       "users.info": (params) => {
         const user = this.#users.get(String(params.user));
         if (!user) throw refuse("user_not_found");
@@ -185,6 +187,14 @@ export class SlackEmulator {
       .map(({ status, at }) => ({ status, at }));
   }
 
+  /** The suggested prompts assistant.threads.setSuggestedPrompts last set in a thread, if any. */
+  suggestedPrompts(
+    channel: string,
+    threadTs: string,
+  ): { title: string | undefined; prompts: { title: string; message: string }[] } | undefined {
+    return this.#prompts.get(`${channel}:${threadTs}`);
+  }
+
   /** Makes chat.startStream answer ok:false with this error (e.g. "feature_not_enabled") until called with undefined. */
   refuseStreaming(error: string | undefined): void {
     this.#streamingRefusal = error;
@@ -236,6 +246,7 @@ export class SlackEmulator {
     this.calls.length = 0;
     this.#messages.clear();
     this.#statuses = [];
+    this.#prompts.clear();
     this.#rateLimits = new SlackRateLimits(this.#limits);
   }
 
@@ -363,6 +374,27 @@ export class SlackEmulator {
     // The docs allow at most 10 loading messages; the error for more is a guess.
     if (loading !== undefined && (!Array.isArray(loading) || loading.length > 10)) throw refuse("invalid_arguments");
     this.#statuses.push({ channel, threadTs, status, at });
+    return {};
+  }
+
+  /** https://docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts: up to 4 prompts, each a title and a message. */
+  #setSuggestedPrompts(params: Params): object {
+    const channel = filledParam(params.channel_id);
+    const threadTs = filledParam(params.thread_ts);
+    const prompts = params.prompts;
+    if (channel === undefined) throw refuse("channel_not_found");
+    if (threadTs === undefined || !Array.isArray(prompts) || prompts.length === 0 || prompts.length > 4) {
+      throw refuse("invalid_arguments");
+    }
+    const valid = prompts.every(
+      (prompt) =>
+        typeof prompt === "object" && prompt !== null && filledParam(prompt.title) && filledParam(prompt.message),
+    );
+    if (!valid) throw refuse("invalid_arguments");
+    this.#prompts.set(`${channel}:${threadTs}`, {
+      title: stringParam(params.title),
+      prompts: prompts.map((prompt) => ({ title: String(prompt.title), message: String(prompt.message) })),
+    });
     return {};
   }
 

@@ -167,6 +167,46 @@ describe("Slack end to end (Events API, emulator, scripted chatbot)", () => {
     }
   });
 
+  it("greets a new assistant thread with suggested prompts, then shows a status and streams the answer", async () => {
+    const channel = `D${++nextTs}`;
+    const threadTs = `${++nextTs}.000500`;
+    await deliver(
+      envelope({
+        type: "assistant_thread_started",
+        assistant_thread: { user_id: "U00FAKEUSER1", channel_id: channel, thread_ts: threadTs, context: {} },
+        event_ts: threadTs,
+      }),
+    );
+    await until(() => slack.suggestedPrompts(channel, threadTs));
+    expect(slack.suggestedPrompts(channel, threadTs)?.prompts).toEqual([
+      { title: "Homes for sale", message: "Homes for sale" },
+      { title: "Rentals", message: "Rentals" },
+    ]);
+    expect((await settled(channel, 1, threadTs))[0]).toBe("Welcome to *Homes*!");
+    chatbot.answer = () => ({
+      fragments: ["Three ", "homes ", "match: ", "**A**, ", "**B** ", "and ", "**C**."],
+      // A long think: the status is a courtesy that waits for spare workspace budget, which the greeting used.
+      firstFragmentMs: 4_000,
+      pauseMs: 400,
+    });
+    const question = {
+      type: "message",
+      user: "U00FAKEUSER1",
+      ts: `${++nextTs}.000600`,
+      text: "Homes for sale",
+      channel,
+      channel_type: "im",
+      thread_ts: threadTs,
+    };
+    await deliver(envelope(question));
+    await until(() => (slack.messagesIn(channel, threadTs)[1]?.stoppedAt !== undefined ? true : undefined));
+    const answer = slack.messagesIn(channel, threadTs)[1];
+    expect(answer).toMatchObject({ text: "Three homes match: **A**, **B** and **C**.", format: "markdown" });
+    const statuses = slack.statuses(channel, threadTs);
+    expect(statuses.map((status) => status.status)).toContain("is thinking…");
+    expect(statuses[0]?.at).toBeLessThan(answer?.postedAt ?? 0);
+  });
+
   it("refuses a bad signature or a stale timestamp with 401 and processes nothing", async () => {
     const asked = chatbot.asks.length;
     const message = directMessage("let me in");
