@@ -16,32 +16,10 @@ import { fileURLToPath } from "node:url";
 import { SlackEmulator } from "../test/emulators/slack.js";
 import { freePort } from "../test/support/waiting.js";
 import { ScriptedChatbot } from "../test/upstream/scripted-chatbot.js";
+import { ANSWER_CHARS, answerFor, FRAGMENTS, percentile, STREAM_MS, waitFor } from "./support/streamed-answers.js";
 
 const SIGNING_SECRET = "bench-signing-secret";
-const FRAGMENTS = 50;
-const STREAM_MS = 5_000;
-const ANSWER_CHARS = 1_000;
 const n = Number(process.argv[2] ?? 100);
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-/** A 1,000-character answer naming its thread, in 50 fragments of 20 characters. */
-function answerFor(question: string): string[] {
-  const text = `${question}: ${"Bright flat near the park, 3 rooms. ".repeat(40)}`.slice(0, ANSWER_CHARS);
-  return Array.from({ length: FRAGMENTS }, (_, i) => text.slice(i * 20, (i + 1) * 20));
-}
-
-async function waitFor(done: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!done()) {
-    if (performance.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
-}
 
 const slack = await SlackEmulator.start({ token: "xoxb-bench-token", botUserId: "U0BENCHBOT", teamId: "T0BENCH" });
 const chatbot = await ScriptedChatbot.start();

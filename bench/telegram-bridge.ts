@@ -19,11 +19,9 @@ import { fileURLToPath } from "node:url";
 import { TelegramEmulator } from "../test/emulators/telegram.js";
 import { freePort } from "../test/support/waiting.js";
 import { ScriptedChatbot } from "../test/upstream/scripted-chatbot.js";
+import { ANSWER_CHARS, answerFor, FRAGMENTS, percentile, STREAM_MS, waitFor } from "./support/streamed-answers.js";
 
 const TOKEN = "123456789:AAbench-token-of-the-emulator_01";
-const FRAGMENTS = 50;
-const STREAM_MS = 5_000;
-const ANSWER_CHARS = 1_000;
 const BOT_LIMIT_PER_SECOND = 30;
 
 const sizes = process.argv
@@ -31,17 +29,6 @@ const sizes = process.argv
   .map(Number)
   .filter((n) => n > 0);
 const rounds = sizes.length > 0 ? sizes : [1, 100, 1000];
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-/** A 1,000-character answer naming its conversation, in 50 fragments of 20 characters. */
-function answerFor(question: string): string[] {
-  const text = `${question}: ${"Bright flat near the park, 3 rooms. ".repeat(40)}`.slice(0, ANSWER_CHARS);
-  return Array.from({ length: FRAGMENTS }, (_, i) => text.slice(i * 20, (i + 1) * 20));
-}
 
 const telegram = await TelegramEmulator.start({ token: TOKEN });
 const chatbot = await ScriptedChatbot.start();
@@ -100,15 +87,6 @@ function leastFinalDelays(answeredAt: number[]): number[] {
     sent[k] = Math.max(end, k >= BOT_LIMIT_PER_SECOND ? (sent[k - BOT_LIMIT_PER_SECOND] ?? 0) + 1000 : 0);
     return (sent[k] ?? end) - end;
   });
-}
-
-async function waitFor(done: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!done()) {
-    if (performance.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return true;
 }
 
 if (!(await waitFor(() => telegram.webhook !== undefined, 60_000))) throw new Error("chatbridge did not start");

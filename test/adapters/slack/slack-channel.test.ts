@@ -1,10 +1,10 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { SlackChannel } from "../../../adapters/slack/slack-channel.js";
-import { ChannelError } from "../../../src/bridge/channel.js";
 import type { ReplyTarget } from "../../../src/bridge/inbound.js";
 import { createLogger } from "../../../src/log.js";
 import { SlackEmulator, type SlackLimits } from "../../emulators/slack.js";
+import { channelFailure } from "../../support/channel-failure.js";
 
 const started: SlackEmulator[] = [];
 afterEach(async () => {
@@ -20,15 +20,6 @@ async function start(limits?: Partial<SlackLimits>, log = createLogger("silent")
 const thread: ReplyTarget = { chatId: "C0HOMES", isGroup: true, threadId: "1767380000.000100" };
 const dm: ReplyTarget = { chatId: "D0ANA", isGroup: false };
 const assistantThread: ReplyTarget = { chatId: "D0ANA", isGroup: false, threadId: "1767380000.000200" };
-
-async function failure(call: Promise<unknown>): Promise<ChannelError> {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof ChannelError)) throw new Error(`expected a ChannelError, got ${String(error)}`);
-  return error;
-}
 
 describe("SlackChannel against the emulator", () => {
   it("posts markdown as mrkdwn in the thread and edits it in place", async () => {
@@ -67,7 +58,7 @@ describe("SlackChannel against the emulator", () => {
     const { channel } = await start({ methods: { "chat.update": { max: 1, windowMs: 5_000 } } });
     const sent = await channel.send(thread, { text: "a", format: "plain" });
     await channel.edit(thread, sent, { text: "b", format: "plain" });
-    const limited = await failure(channel.edit(thread, sent, { text: "c", format: "plain" }));
+    const limited = await channelFailure(channel.edit(thread, sent, { text: "c", format: "plain" }));
     expect(limited).toMatchObject({ kind: "rate_limited", scope: "bot" });
     expect(limited.retryAfterMs).toBeGreaterThanOrEqual(1000);
   });
@@ -85,10 +76,10 @@ describe("SlackChannel against the emulator", () => {
     emulator.notInChannel("C0PRIVATE");
     const target: ReplyTarget = { chatId: "C0PRIVATE", isGroup: true, threadId: "1.2" };
     for (let i = 0; i < 2; i++) {
-      const refused = await failure(channel.send(target, { text: "hi", format: "plain" }));
+      const refused = await channelFailure(channel.send(target, { text: "hi", format: "plain" }));
       expect(refused).toMatchObject({ kind: "rejected", message: "Slack chat.postMessage: not_in_channel" });
     }
-    const missing = await failure(channel.edit(thread, { id: "999.999" }, { text: "x", format: "plain" }));
+    const missing = await channelFailure(channel.edit(thread, { id: "999.999" }, { text: "x", format: "plain" }));
     expect(missing.kind).toBe("rejected");
     const problems = lines
       .map((line) => JSON.parse(line).msg as string)
@@ -97,7 +88,7 @@ describe("SlackChannel against the emulator", () => {
       "Slack answered not_in_channel for C0PRIVATE: invite the bot to the channel (/invite @the-bot).",
     ]);
     const wrongToken = new SlackChannel({ token: "xoxb-wrong", apiUrl: emulator.url, log });
-    expect((await failure(wrongToken.send(dm, { text: "x", format: "plain" }))).kind).toBe("rejected");
+    expect((await channelFailure(wrongToken.send(dm, { text: "x", format: "plain" }))).kind).toBe("rejected");
     expect(lines.some((line) => line.includes("invalid_auth: the bot token is wrong"))).toBe(true);
     expect(lines.join("\n")).not.toContain("xoxb-wrong");
   });
@@ -112,11 +103,11 @@ describe("SlackChannel against the emulator", () => {
     );
     expect([...got]).toEqual([...bytes]);
     const unauthorised = new SlackChannel({ token: "xoxb-not-this-workspace", apiUrl: emulator.url });
-    const login = await failure(
+    const login = await channelFailure(
       unauthorised.download({ kind: "image", platformId: file.url_private_download }, AbortSignal.timeout(5000)),
     );
     expect(login.message).toContain("login page");
-    const foreign = await failure(
+    const foreign = await channelFailure(
       channel.download({ kind: "image", platformId: "https://evil.example/steal" }, AbortSignal.timeout(5000)),
     );
     expect(foreign.message).toContain("not on Slack");

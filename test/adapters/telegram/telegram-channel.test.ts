@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TelegramChannel } from "../../../adapters/telegram/telegram-channel.js";
 import type { DeliveryOutcome } from "../../../adapters/telegram/telegram-inbound.js";
 import { TelegramPoller } from "../../../adapters/telegram/telegram-polling.js";
-import { ChannelError } from "../../../src/bridge/channel.js";
 import type { ReplyTarget } from "../../../src/bridge/inbound.js";
 import { type EmulatorLimits, TelegramEmulator } from "../../emulators/telegram.js";
+import { channelFailure } from "../../support/channel-failure.js";
 import { until } from "../../support/waiting.js";
 
 const started: TelegramEmulator[] = [];
@@ -22,15 +22,6 @@ async function start(limits?: Partial<EmulatorLimits>) {
 const direct: ReplyTarget = { chatId: "4242", isGroup: false };
 const group: ReplyTarget = { chatId: "-1009", isGroup: true, threadId: "3", replyToMessageId: "77" };
 
-async function failure(call: Promise<unknown>): Promise<ChannelError> {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof ChannelError)) throw new Error(`expected a ChannelError, got ${String(error)}`);
-  return error;
-}
-
 describe("TelegramChannel against the emulator", () => {
   it("sends markdown as Telegram HTML, edits it, and counts an identical edit as not modified", async () => {
     const { emulator, channel } = await start();
@@ -40,7 +31,7 @@ describe("TelegramChannel against the emulator", () => {
     expect(message?.rawText).toBe("<b>Homes</b> in <i>Austin</i> &lt;3");
     await channel.edit(direct, sent, { text: "**Homes** in Denver", format: "markdown" });
     expect(emulator.messagesIn(4242)[0]).toMatchObject({ text: "Homes in Denver", edits: 1 });
-    const same = await failure(channel.edit(direct, sent, { text: "**Homes** in Denver", format: "markdown" }));
+    const same = await channelFailure(channel.edit(direct, sent, { text: "**Homes** in Denver", format: "markdown" }));
     expect(same.kind).toBe("not_modified");
   });
 
@@ -59,13 +50,13 @@ describe("TelegramChannel against the emulator", () => {
   it("maps Telegram's refusals to the bridge's error kinds", async () => {
     const { emulator, channel } = await start({ privateChat: { perSecond: 0.5, burst: 1 } });
     await channel.send(direct, { text: "one", format: "plain" });
-    const limited = await failure(channel.send(direct, { text: "two", format: "plain" }));
+    const limited = await channelFailure(channel.send(direct, { text: "two", format: "plain" }));
     expect(limited.kind).toBe("rate_limited");
     expect(limited.retryAfterMs).toBeGreaterThanOrEqual(1000);
     expect(emulator.messagesIn(4242).map((m) => m.text)).toEqual(["one"]);
-    const draftInGroup = await failure(channel.draft(group, 1, { text: "x", format: "plain" }));
+    const draftInGroup = await channelFailure(channel.draft(group, 1, { text: "x", format: "plain" }));
     expect(draftInGroup.kind).toBe("rejected");
-    const missing = await failure(channel.edit(group, { id: "999" }, { text: "x", format: "plain" }));
+    const missing = await channelFailure(channel.edit(group, { id: "999" }, { text: "x", format: "plain" }));
     expect(missing.kind).toBe("rejected");
     expect(missing.message).toContain("message to edit not found");
   });
@@ -83,13 +74,15 @@ describe("TelegramChannel against the emulator", () => {
     const fileId = emulator.addFile(bytes, { fileName: "voice.ogg" });
     const got = await channel.download({ kind: "voice", platformId: fileId }, AbortSignal.timeout(5000));
     expect([...got]).toEqual([...bytes]);
-    const unknown = await failure(channel.download({ kind: "voice", platformId: "nope" }, AbortSignal.timeout(5000)));
+    const unknown = await channelFailure(
+      channel.download({ kind: "voice", platformId: "nope" }, AbortSignal.timeout(5000)),
+    );
     expect(unknown.kind).toBe("rejected");
   });
 
   it("refuses files over 20 MB on the cloud Bot API before any transfer", async () => {
     const channel = new TelegramChannel({ token: "1:x" });
-    const tooBig = await failure(
+    const tooBig = await channelFailure(
       channel.download({ kind: "video", platformId: "f", sizeBytes: 21 * 1024 * 1024 }, AbortSignal.timeout(1000)),
     );
     expect(tooBig).toMatchObject({ kind: "rejected" });
