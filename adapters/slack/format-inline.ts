@@ -2,13 +2,12 @@
  * Inline chatbot markdown (emphasis, code spans, links and autolinks, backslash escapes) → Slack mrkdwn: text is
  * escaped, mass mentions are neutralised, and literal markers Slack could pair up become lookalikes.
  *
- * Nothing in `src/bridge/reply/` renders (its scanner only tracks open constructs for streaming and splitting) and
- * Telegram's inline parser is private to that adapter, so CommonMark's delimiter matching is done here again.
+ * The CommonMark parsing (code spans, links, delimiter matching) is shared with Telegram in `adapters/markdown/`.
  */
 
-const ESCAPABLE = /[!-/:-@[-`{-~]/;
-const WHITESPACE = /\s/u;
-const PUNCTUATION = /[\p{P}\p{S}]/u;
+import { type Delimiter, matchEmphasis } from "../markdown/emphasis.js";
+import { type CodeNode, type InlineScan, type TextNode, tokenize } from "../markdown/inline-tokens.js";
+
 const LETTER = /[\p{L}\p{N}]/u;
 /** Scripts written without spaces: a `*` between two of their characters is not "inside a word". */
 const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
@@ -55,101 +54,58 @@ type Mark = "b" | "i" | "s";
 const MAX_NESTING = 16;
 export const MARKUP: Record<Mark, string> = { b: "*", i: "_", s: "~" };
 
-type Node =
-  | { t: "text"; v: string }
-  | { t: "code"; v: string }
-  | { t: "link"; url: string | undefined; label: Node[] }
-  | { t: "span"; mark: Mark; children: Node[]; depth: number }
-  | Delimiter;
-
-interface Delimiter {
-  t: "delim";
-  ch: "*" | "_" | "~";
-  len: number;
-  canOpen: boolean;
-  canClose: boolean;
-  /** The run's length before matching, for the rule of three. */
-  origLen: number;
+interface LinkNode {
+  t: "link";
+  url: string | undefined;
+  label: Node[];
 }
+
+type Node = TextNode | CodeNode | LinkNode | { t: "span"; mark: Mark; children: Node[]; depth: number } | Delimiter;
 
 export function renderInline(text: string, active: ReadonlySet<Mark>): string {
   return render(parseInline(text), active);
 }
 
 export function parseInline(text: string): Node[] {
-  return matchEmphasis(tokenize(text, false));
+  return parse(text, false);
 }
 
-function tokenize(text: string, inLink: boolean): Node[] {
-  const nodes: Node[] = [];
-  let plainText = "";
-  // A `[` after the last `]` cannot start a link: not trying keeps a run of brackets from costing quadratic time.
-  const lastBracket = text.lastIndexOf("]");
-  const push = (node: Node) => {
-    if (plainText !== "") nodes.push({ t: "text", v: plainText });
-    plainText = "";
-    nodes.push(node);
-  };
-  for (let k = 0; k < text.length; ) {
-    const c = text[k] as string;
-    if (c === "\\" && ESCAPABLE.test(text[k + 1] ?? "")) {
-      plainText += text[k + 1];
-      k += 2;
-      continue;
+/** Slack's links: markdown links, `<…>` autolinks and emails, and bare http(s) URLs; `safeUrl` decides which link. */
+const SCAN: InlineScan<LinkNode> = {
+  link: (link) => {
+    const label = link.label.trim() ? parse(link.label, true) : [];
+    return { t: "link", url: safeUrl(link.url), label: label.length > 0 ? label : [{ t: "text", v: link.url }] };
+  },
+  autolink: (text, at) => {
+    const c = text[at];
+    if (c === "<") {
+      const auto = sticky(AUTOLINK, text, at) ?? sticky(EMAIL, text, at);
+      if (auto?.[1] === undefined) return undefined;
+      const email = !auto[1].includes(":");
+      const url = safeUrl(email ? `mailto:${auto[1]}` : auto[1]);
+      return { node: { t: "link", url, label: [{ t: "text", v: auto[1] }] }, length: auto[0].length };
     }
-    if (c === "`") {
-      const run = runLength(text, k, "`");
-      const close = findBacktickRun(text, k + run, run);
-      if (close === -1) {
-        plainText += "`".repeat(run);
-        k += run;
-        continue;
-      }
-      push({ t: "code", v: codeSpanContent(text.slice(k + run, close)) });
-      k = close + run;
-      continue;
-    }
-    if (!inLink && k < lastBracket && (c === "[" || (c === "!" && text[k + 1] === "["))) {
-      const link = parseLink(text, c === "!" ? k + 1 : k);
-      if (link) {
-        const label = link.label.trim() ? matchEmphasis(tokenize(link.label, true)) : [];
-        push({ t: "link", url: safeUrl(link.url), label: label.length > 0 ? label : [{ t: "text", v: link.url }] });
-        k = link.end;
-        continue;
-      }
-    }
-    if (!inLink && c === "<") {
-      const auto = sticky(AUTOLINK, text, k) ?? sticky(EMAIL, text, k);
-      if (auto?.[1] !== undefined) {
-        const email = !auto[1].includes(":");
-        const url = safeUrl(email ? `mailto:${auto[1]}` : auto[1]);
-        push({ t: "link", url, label: [{ t: "text", v: auto[1] }] });
-        k += auto[0].length;
-        continue;
-      }
-    }
-    if (!inLink && (c === "h" || c === "H") && !LETTER.test(text[k - 1] ?? "")) {
-      const bare = sticky(BARE_URL, text, k);
+    if ((c === "h" || c === "H") && !LETTER.test(text[at - 1] ?? "")) {
+      const bare = sticky(BARE_URL, text, at);
       const url = bare ? trimUrl(bare[0]) : "";
       if (/^https?:\/\/./i.test(url)) {
-        push({ t: "link", url: safeUrl(url), label: [{ t: "text", v: url }] });
-        k += url.length;
-        continue;
+        return { node: { t: "link", url: safeUrl(url), label: [{ t: "text", v: url }] }, length: url.length };
       }
     }
-    if (c === "*" || c === "_" || c === "~") {
-      const run = runLength(text, k, c);
-      // Only `~~` strikes through; a lone `~` (about, approximately) is text.
-      if (c === "~" && run !== 2) plainText += c.repeat(run);
-      else push(flanking(text, k, run, c));
-      k += run;
-      continue;
-    }
-    plainText += c;
-    k += 1;
-  }
-  if (plainText !== "") nodes.push({ t: "text", v: plainText });
-  return nodes;
+    return undefined;
+  },
+  // Unlike CommonMark, `*` and `~~` between two letters (2*3*4) are text, as `_` is (snake_case): Slack could not
+  // format there anyway, and a chatbot means them literally.
+  wordChar: (ch) => LETTER.test(ch) && !SPACELESS.test(ch),
+};
+
+/** The nodes of an inline run, emphasis matched; inside a link's label (`inLink`) nothing links again. */
+function parse(text: string, inLink: boolean): Node[] {
+  return matchEmphasis<Node>(tokenize(text, inLink, SCAN), (mark, children) => {
+    const depth = 1 + children.reduce((deepest, node) => Math.max(deepest, node.t === "span" ? node.depth : 0), 0);
+    // Too deep: the closer stays literal, and whatever would enclose this span is too deep as well.
+    return depth > MAX_NESTING ? undefined : { t: "span", mark, children, depth };
+  });
 }
 
 function sticky(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
@@ -172,143 +128,9 @@ function trimUrl(url: string): string {
   }
 }
 
-function runLength(text: string, at: number, ch: string): number {
-  let end = at;
-  while (text[end] === ch) end++;
-  return end - at;
-}
-
-/** Start of the next backtick run of exactly `run` characters after `from`, or -1. */
-function findBacktickRun(text: string, from: number, run: number): number {
-  for (let k = text.indexOf("`", from); k !== -1; ) {
-    const length = runLength(text, k, "`");
-    if (length === run) return k;
-    k = text.indexOf("`", k + length);
-  }
-  return -1;
-}
-
-/** CommonMark: line endings become spaces, and one space each side is stripped when both are there. */
-function codeSpanContent(raw: string): string {
-  const content = raw.replace(/\n/g, " ");
-  return /^ .*[^ ].* $/s.test(content) ? content.slice(1, -1) : content;
-}
-
-function flanking(text: string, at: number, run: number, ch: "*" | "_" | "~"): Delimiter {
-  const before = text[at - 1] ?? " ";
-  const after = text[at + run] ?? " ";
-  const beforeSpace = WHITESPACE.test(before);
-  const afterSpace = WHITESPACE.test(after);
-  const beforePunct = PUNCTUATION.test(before);
-  const afterPunct = PUNCTUATION.test(after);
-  const left = !afterSpace && (!afterPunct || beforeSpace || beforePunct);
-  const right = !beforeSpace && (!beforePunct || afterSpace || afterPunct);
-  // Unlike CommonMark, `*` and `~~` between two letters (2*3*4) are text, as `_` is (snake_case): Slack could not
-  // format there anyway, and a chatbot means them literally.
-  const inWord = inWordChar(before) && inWordChar(after);
-  const canOpen = ch === "_" ? left && (!right || beforePunct) : left && !inWord;
-  const canClose = ch === "_" ? right && (!left || afterPunct) : right && !inWord;
-  return { t: "delim", ch, len: run, canOpen, canClose, origLen: run };
-}
-
-function inWordChar(ch: string): boolean {
-  return LETTER.test(ch) && !SPACELESS.test(ch);
-}
-
-interface ParsedLink {
-  label: string;
-  url: string;
-  end: number;
-}
-
-/** `[label](url "title")` starting at the `[`; undefined when it is not a complete link. */
-function parseLink(text: string, open: number): ParsedLink | undefined {
-  let depth = 0;
-  let close = -1;
-  for (let k = open; k < text.length; k++) {
-    const c = text[k];
-    if (c === "\\") k++;
-    else if (c === "`") {
-      // A code span in the label hides its brackets.
-      const run = runLength(text, k, "`");
-      const end = findBacktickRun(text, k + run, run);
-      k = end === -1 ? k + run - 1 : end + run - 1;
-    } else if (c === "[") depth++;
-    else if (c === "]" && --depth === 0) {
-      close = k;
-      break;
-    }
-  }
-  if (close === -1 || text[close + 1] !== "(") return undefined;
-  let parens = 1;
-  let k = close + 2;
-  for (; k < text.length && parens > 0; k++) {
-    const c = text[k];
-    if (c === "\\") k++;
-    else if (c === "(") parens++;
-    else if (c === ")") parens--;
-    else if (c === "\n") return undefined;
-  }
-  if (parens > 0) return undefined;
-  const target = /^<([^<>\n]*)>|^(\S*)/.exec(text.slice(close + 2, k - 1).trim());
-  return { label: text.slice(open + 1, close), url: (target?.[1] ?? target?.[2] ?? "").trim(), end: k };
-}
-
 function safeUrl(url: string): string | undefined {
   const trimmed = url.trim();
   return SAFE_URL.test(trimmed) ? trimmed : undefined;
-}
-
-/** CommonMark's "process emphasis", on a flat node list: innermost matches first, leftovers stay literal. */
-function matchEmphasis(nodes: Node[]): Node[] {
-  /** Delimiters at or below this index can no longer open anything. */
-  let floor = -1;
-  for (let c = 0; c < nodes.length; ) {
-    const closer = nodes[c];
-    if (closer?.t !== "delim" || !closer.canClose) {
-      c++;
-      continue;
-    }
-    const o = findOpener(nodes, c, closer, floor);
-    if (o === -1) {
-      c++;
-      continue;
-    }
-    const opener = nodes[o] as Delimiter;
-    const used = closer.ch === "~" || (opener.len >= 2 && closer.len >= 2) ? 2 : 1;
-    const mark = closer.ch === "~" ? "s" : used === 2 ? "b" : "i";
-    const children = nodes.slice(o + 1, c);
-    const depth = 1 + children.reduce((deepest, node) => Math.max(deepest, node.t === "span" ? node.depth : 0), 0);
-    if (depth > MAX_NESTING) {
-      // Whatever would enclose this span is too deep as well.
-      floor = c;
-      c++;
-      continue;
-    }
-    nodes.splice(o + 1, c - o - 1, { t: "span", mark, children, depth });
-    opener.len -= used;
-    closer.len -= used;
-    c = o + 2;
-    if (opener.len === 0) {
-      nodes.splice(o, 1);
-      c--;
-    }
-    if (closer.len === 0) nodes.splice(c, 1);
-  }
-  return nodes;
-}
-
-function findOpener(nodes: Node[], c: number, closer: Delimiter, floor: number): number {
-  for (let o = c - 1; o > floor; o--) {
-    const node = nodes[o];
-    if (node?.t !== "delim" || node.ch !== closer.ch || !node.canOpen || node.len === 0) continue;
-    // The rule of three: `*foo**bar*` is one emphasis, not two broken ones.
-    const both = node.canClose || closer.canOpen;
-    if (both && (node.origLen + closer.origLen) % 3 === 0 && !(node.origLen % 3 === 0 && closer.origLen % 3 === 0))
-      continue;
-    return o;
-  }
-  return -1;
 }
 
 function render(nodes: Node[], active: ReadonlySet<Mark>): string {
