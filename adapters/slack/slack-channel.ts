@@ -19,15 +19,22 @@ import { operatorProblem, toChannelError } from "./slack-errors.js";
  * - `perChat`/`perGroup`: a call every 1.1 s per conversation, no burst: chat.postMessage's "one message per
  *   second per channel" with room for network jitter (posts, edits and the status share it, so an answer's edits
  *   also come about a second apart, which is what Slack suggests for edited messages anyway);
- * - `perBot`: chat.update is Tier 3 ("50+ per minute") across the workspace, the tightest method an answer
- *   uses, so the whole bot stays at 48 a minute with a burst of 3. (A budget per method would let posts to other
- *   channels go faster; until the pacer has one, this keeps every method within its tier.)
- * - updates at least a second apart, as Slack's own guidance for edited messages suggests.
+ * - `perBot`: 9 calls a second across the workspace, under chat.postMessage's workspace-wide limit;
+ * - `perOperation`, each under its tier in any minute, burst included: chat.update (Tier 3, 50/min) 0.78/s,
+ *   chat.startStream and chat.stopStream (Tier 2, 20/min) 0.3/s, chat.appendStream (Tier 4, 100/min) 1.6/s. A
+ *   streamed or edited answer pays for its stop or final edit when it starts, so under load answers that could not
+ *   be finished in time go out as one post instead.
  */
 export const SLACK_LIMITS: ChannelLimits = {
   perChat: { perSecond: 0.9, burst: 1 },
   perGroup: { perSecond: 0.9, burst: 1 },
-  perBot: { perSecond: 0.8, burst: 3 },
+  perBot: { perSecond: 9, burst: 3 },
+  perOperation: {
+    edit: { perSecond: 0.78, burst: 3 },
+    streamStart: { perSecond: 0.3, burst: 2 },
+    streamStop: { perSecond: 0.3, burst: 2 },
+    streamAppend: { perSecond: 1.6, burst: 3 },
+  },
   minUpdateIntervalMs: { private: 1_000, group: 1_000 },
 };
 
@@ -36,13 +43,6 @@ export const SLACK_LIMITS: ChannelLimits = {
  * `markdown_text` stop at 12,000 and long messages are hard to read, so answers continue in a new message here.
  */
 export const SLACK_MAX_TEXT_LENGTH = 12_000;
-
-/**
- * chat.startStream and chat.stopStream are Tier 2 ("20+ per minute" per workspace). Streams are opened only while
- * fewer than this many were opened in the last minute, which also keeps their stops within the tier; past it an
- * answer is posted and edited in place instead of waiting for a slot.
- */
-export const SLACK_STREAMS_PER_MINUTE = 18;
 
 /** What a {@link SlackChannel} needs. */
 export interface SlackChannelOptions {
@@ -69,8 +69,6 @@ export class SlackChannel implements Channel {
   readonly #apiHost: string;
   readonly #log: Logger | undefined;
   readonly #reported = new Set<string>();
-  /** When the streams of the last minute were opened (performance.now()). */
-  readonly #streamStarts: number[] = [];
 
   /**
    * Native streaming (chat.startStream / appendStream / stopStream) with `markdown_text`, which Slack renders as
@@ -78,11 +76,6 @@ export class SlackChannel implements Channel {
    */
   readonly stream: NativeStream = {
     start: async (target, text) => {
-      const now = performance.now();
-      while (this.#streamStarts.length > 0 && (this.#streamStarts[0] ?? 0) <= now - 60_000) this.#streamStarts.shift();
-      if (this.#streamStarts.length >= SLACK_STREAMS_PER_MINUTE) {
-        throw new ChannelError("rejected", "Slack chat.startStream: this minute's streams are taken (Tier 2)");
-      }
       const result = await this.#call("chat.startStream", target, () =>
         this.client.chat.startStream({
           channel: target.chatId,
@@ -94,7 +87,6 @@ export class SlackChannel implements Channel {
           }),
         }),
       );
-      this.#streamStarts.push(now);
       if (!result.ts) throw new ChannelError("transient", "Slack chat.startStream answered without a ts");
       return { id: result.ts };
     },

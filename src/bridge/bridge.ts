@@ -202,7 +202,7 @@ export class Bridge {
 
   /** A message that must arrive: paced as a final, so it waits for capacity rather than being dropped. */
   async #sendFinal({ channel, pacer }: Attached, target: ReplyTarget, text: OutgoingText): Promise<void> {
-    await pacer.schedule(target, "final", () => channel.send(target, text));
+    await pacer.schedule(target, "final", () => channel.send(target, text), undefined, { operation: "send" });
     this.#deps.metrics.messagesOut.inc({ channel: channel.name });
   }
 }

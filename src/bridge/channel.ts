@@ -23,14 +23,20 @@ export interface RateBudget {
   burst: number;
 }
 
+/** The kinds of call the bridge makes on a channel, for platforms that limit each method on its own. */
+export type Operation = "send" | "edit" | "draft" | "typing" | "streamStart" | "streamAppend" | "streamStop";
+
 /**
  * A platform's documented limits, which the pacer keeps every send, edit, draft and typing call within.
- * `perChat` applies to each private chat, `perGroup` to each group chat, `perBot` to the whole bot.
+ * `perChat` applies to each private chat, `perGroup` to each group chat, `perBot` to the whole bot, and
+ * `perOperation` (where the platform limits each method across the workspace, as Slack's tiers do) to all calls
+ * of one operation, on top of the others.
  */
 export interface ChannelLimits {
   perChat: RateBudget;
   perGroup: RateBudget;
   perBot: RateBudget;
+  perOperation?: Partial<Record<Operation, RateBudget>>;
   /** Least time between two updates (edits or drafts) of one streamed answer. */
   minUpdateIntervalMs: { private: number; group: number };
 }

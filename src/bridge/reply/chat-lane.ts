@@ -1,3 +1,4 @@
+import type { Operation } from "../channel.js";
 import type { ReplyTarget } from "../inbound.js";
 import { Fifo } from "./fifo.js";
 import type { TokenBucket } from "./token-bucket.js";
@@ -8,9 +9,21 @@ import type { TokenBucket } from "./token-bucket.js";
  */
 export type Priority = "final" | "update" | "typing";
 
+/**
+ * What a call costs beyond its chat's and the bot's budgets, for channels with per-operation limits. `prepay`
+ * takes a token of a second operation now for a call the same message will need later (the edit that finishes a
+ * posted message); that later call is then `prepaid` and takes no token of its own operation.
+ */
+export interface CallCost {
+  operation?: Operation | undefined;
+  prepay?: Operation | undefined;
+  prepaid?: boolean | undefined;
+}
+
 /** A call waiting for budget, with the promise it settles. */
 export interface Job {
   priority: Priority;
+  cost: CallCost;
   op: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -66,6 +79,7 @@ export class ChatLane {
     }
     pending.resolve(undefined);
     pending.op = job.op;
+    pending.cost = job.cost;
     pending.resolve = job.resolve;
     pending.reject = job.reject;
   }
@@ -83,6 +97,13 @@ export class ChatLane {
   dropUpdates(): void {
     for (const pending of this.updates.values()) pending.resolve(undefined);
     this.updates.clear();
+  }
+
+  /** The job {@link take} would return, left in place. */
+  peek(kind: "final" | "update"): Job | undefined {
+    if (kind === "final") return this.finals.peek();
+    const first = this.updates.values().next();
+    return first.done ? undefined : first.value;
   }
 
   /** Takes the next job of `kind`, oldest stream first for updates. */

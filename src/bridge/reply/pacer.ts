@@ -1,10 +1,10 @@
-import { ChannelError, type ChannelLimits, type RateBudget } from "../channel.js";
+import { ChannelError, type ChannelLimits, type Operation, type RateBudget } from "../channel.js";
 import type { ReplyTarget } from "../inbound.js";
-import { ChatLane, headOf, type Job, type Priority, type ReadyEntry } from "./chat-lane.js";
+import { type CallCost, ChatLane, headOf, type Job, type Priority, type ReadyEntry } from "./chat-lane.js";
 import { Fifo } from "./fifo.js";
 import { TokenBucket } from "./token-bucket.js";
 
-export type { Priority };
+export type { CallCost, Priority };
 
 /** Reported when the platform answers `rate_limited` despite the pacing (the limits were wrong, or shared). */
 export interface RateLimitNotice {
@@ -48,6 +48,8 @@ export class Pacer {
   private readonly jitterMs: number;
   private readonly onRateLimited: ((notice: RateLimitNotice) => void) | undefined;
   private readonly lanes = new Map<string, ChatLane>();
+  /** Workspace-wide budgets of single operations (ChannelLimits.perOperation), with the tokens kept for finals. */
+  private readonly operations = new Map<Operation, { bucket: TokenBucket; reserve: number }>();
   private readonly readyFinals = new Fifo<ReadyEntry>();
   private readonly readyUpdates = new Fifo<ReadyEntry>();
   private botTimer: ReturnType<typeof setTimeout> | undefined;
@@ -70,6 +72,13 @@ export class Pacer {
     const perBot = this.withJitter(limits.perBot);
     this.bot = new TokenBucket(perBot, this.now());
     this.botReserve = reserveFor(this.reserve, perBot.burst);
+    for (const [operation, budget] of Object.entries(limits.perOperation ?? {}) as [Operation, RateBudget][]) {
+      const jittered = this.withJitter(budget);
+      this.operations.set(operation, {
+        bucket: new TokenBucket(jittered, this.now()),
+        reserve: reserveFor(this.reserve, jittered.burst),
+      });
+    }
   }
 
   /** Chats with state held (queued work, or a budget still refilling); idle full ones are forgotten. */
@@ -81,20 +90,42 @@ export class Pacer {
    * Runs `op` when the budgets allow. A final always runs, however long a rate limit lasts, and resolves with
    * the result. An update resolves `undefined` when skipped: superseded by a newer update or a final of the same
    * `stream`, or dropped because the platform rate-limited the chat or bot. Typing resolves `undefined` at once
-   * unless there is spare budget. Errors other than `rate_limited` reject.
+   * unless there is spare budget. Errors other than `rate_limited` reject. `cost` names the operation for
+   * channels with per-operation budgets: an update is skipped while its operation's budget is short, a final waits.
    */
-  schedule<T>(target: ReplyTarget, priority: "final", op: () => Promise<T>, stream?: unknown): Promise<T>;
-  schedule<T>(target: ReplyTarget, priority: Priority, op: () => Promise<T>, stream?: unknown): Promise<T | undefined>;
-  schedule<T>(target: ReplyTarget, priority: Priority, op: () => Promise<T>, stream?: unknown): Promise<T | undefined> {
+  schedule<T>(
+    target: ReplyTarget,
+    priority: "final",
+    op: () => Promise<T>,
+    stream?: unknown,
+    cost?: CallCost,
+  ): Promise<T>;
+  schedule<T>(
+    target: ReplyTarget,
+    priority: Priority,
+    op: () => Promise<T>,
+    stream?: unknown,
+    cost?: CallCost,
+  ): Promise<T | undefined>;
+  schedule<T>(
+    target: ReplyTarget,
+    priority: Priority,
+    op: () => Promise<T>,
+    stream?: unknown,
+    cost: CallCost = {},
+  ): Promise<T | undefined> {
     const now = this.now();
     this.forgetIdle(now);
     const lane = this.laneFor(target, now);
-    if (priority === "typing") return this.tryTyping(lane, op, now);
-    if (priority === "update" && (lane.bucket.isPaused(now) || this.bot.isPaused(now))) {
+    if (priority === "typing") return this.tryTyping(lane, op, cost, now);
+    if (
+      priority === "update" &&
+      (lane.bucket.isPaused(now) || this.bot.isPaused(now) || this.operationWait(cost, "update", now) > 0)
+    ) {
       return Promise.resolve(undefined);
     }
     return new Promise<T | undefined>((resolve, reject) => {
-      const job: Job = { priority, op, resolve: resolve as (value: unknown) => void, reject };
+      const job: Job = { priority, cost, op, resolve: resolve as (value: unknown) => void, reject };
       if (priority === "final") {
         if (stream !== undefined) lane.withdrawUpdate(stream); // the final shows newer text anyway
         lane.finals.push(job);
@@ -125,15 +156,18 @@ export class Pacer {
     return lane;
   }
 
-  private tryTyping<T>(lane: ChatLane, op: () => Promise<T>, now: number): Promise<T | undefined> {
+  private tryTyping<T>(lane: ChatLane, op: () => Promise<T>, cost: CallCost, now: number): Promise<T | undefined> {
     const botQuiet = this.readyFinals.size === 0 && this.readyUpdates.size === 0;
-    const room = lane.bucket.available(now) >= lane.need("update") && this.bot.available(now) >= 1 + this.botReserve;
+    const room =
+      lane.bucket.available(now) >= lane.need("update") &&
+      this.bot.available(now) >= 1 + this.botReserve &&
+      this.operationWait(cost, "update", now) === 0;
     if (!lane.quiet || !botQuiet || !room) {
       this.pumpLane(lane);
       return Promise.resolve(undefined);
     }
     return new Promise<T | undefined>((resolve, reject) => {
-      this.start(lane, { priority: "typing", op, resolve: resolve as (value: unknown) => void, reject }, now);
+      this.start(lane, { priority: "typing", cost, op, resolve: resolve as (value: unknown) => void, reject }, now);
     });
   }
 
@@ -188,7 +222,19 @@ export class Pacer {
       const entry = final ?? headOf(this.readyUpdates, "update");
       if (!entry) return;
       const now = this.now();
-      const wait = this.bot.waitFor(final ? 1 : 1 + this.botReserve, now);
+      const cost = entry.lane.peek(final ? "final" : "update")?.cost ?? {};
+      if (!final && this.operationWait(cost, "update", now) > 0) {
+        // Its operation's budget ran short while it waited: an update is not worth waiting for.
+        this.readyUpdates.shift();
+        entry.lane.readyAs = undefined;
+        entry.lane.take("update")?.resolve(undefined);
+        this.pumpLane(entry.lane);
+        continue;
+      }
+      const wait = Math.max(
+        this.bot.waitFor(final ? 1 : 1 + this.botReserve, now),
+        final ? this.operationWait(cost, "final", now) : 0,
+      );
       if (wait > 0) {
         this.botTimer = arm(wait, () => {
           this.botTimer = undefined;
@@ -213,6 +259,7 @@ export class Pacer {
   private start(lane: ChatLane, job: Job, now: number): void {
     lane.bucket.take(now);
     this.bot.take(now);
+    for (const operation of charged(job.cost)) this.operations.get(operation)?.bucket.take(now);
     lane.busy = true;
     void this.run(lane, job);
   }
@@ -222,7 +269,7 @@ export class Pacer {
       job.resolve(await job.op());
     } catch (error) {
       if (error instanceof ChannelError && error.kind === "rate_limited") {
-        this.pauseAfter(lane, job.priority, error);
+        this.pauseAfter(lane, job, error);
         // A final is retried first in its chat once the pause ends; anything else is dropped.
         if (job.priority === "final") lane.finals.unshift(job);
         else job.resolve(undefined);
@@ -232,14 +279,32 @@ export class Pacer {
     this.pumpLane(lane);
   }
 
-  private pauseAfter(lane: ChatLane, priority: Priority, error: ChannelError): void {
+  /**
+   * Pauses what the platform said is limited: the chat, or the whole bot; on a channel with per-operation budgets a
+   * bot-wide limit is the limit of that operation's method only (Slack limits each method on its own), so only
+   * that operation's budget pauses.
+   */
+  private pauseAfter(lane: ChatLane, job: Job, error: ChannelError): void {
     const retryAfterMs = error.retryAfterMs ?? this.defaultRetryAfterMs;
     const until = this.now() + retryAfterMs;
     const scope = isBotWide(error) ? "bot" : "chat";
     lane.bucket.pause(until);
-    if (scope === "bot") this.bot.pause(until);
+    if (scope === "bot") {
+      const operation = job.cost.operation === undefined ? undefined : this.operations.get(job.cost.operation);
+      (operation?.bucket ?? this.bot).pause(until);
+    }
     lane.dropUpdates();
-    this.onRateLimited?.({ target: lane.target, priority, retryAfterMs, scope });
+    this.onRateLimited?.({ target: lane.target, priority: job.priority, retryAfterMs, scope });
+  }
+
+  /** Milliseconds until the budgets of the operations `cost` charges allow a call of `kind` (0 when they do). */
+  private operationWait(cost: CallCost, kind: "final" | "update", now: number): number {
+    let wait = 0;
+    for (const operation of charged(cost)) {
+      const budget = this.operations.get(operation);
+      if (budget) wait = Math.max(wait, budget.bucket.waitFor(kind === "final" ? 1 : 1 + budget.reserve, now));
+    }
+    return wait;
   }
 
   /** Remembers when an idle lane's bucket will be full; from then on it can be forgotten. */
@@ -259,6 +324,14 @@ export class Pacer {
       else this.markIdle(lane);
     }
   }
+}
+
+/** The operations a call takes a token of: its own unless prepaid, and the one it prepays. */
+function charged(cost: CallCost): Operation[] {
+  const operations: Operation[] = [];
+  if (cost.operation !== undefined && !cost.prepaid) operations.push(cost.operation);
+  if (cost.prepay !== undefined) operations.push(cost.prepay);
+  return operations;
 }
 
 /** Tokens to keep for finals: `reserve`, but never so many that a small burst leaves updates no token at all. */

@@ -257,7 +257,7 @@ class ReplyStream {
     const interval = this.options.typingIntervalMs ?? TYPING_INTERVAL_MS;
     while (!stop.aborted) {
       const shown = await pacer
-        .schedule(target, "typing", () => channel.typing(target).then(() => true))
+        .schedule(target, "typing", () => channel.typing(target).then(() => true), undefined, { operation: "typing" })
         .catch(() => undefined);
       // Skipped for lack of budget (a greeting just went out, say): try again soon rather than after a full interval.
       if (!(await nap(shown ? interval : TYPING_RETRY_MS, stop))) return;

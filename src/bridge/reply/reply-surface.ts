@@ -1,7 +1,7 @@
 import { DEFAULT_RETRY, retryDelay, sleep } from "../../client/retry.js";
 import { type Channel, ChannelError, type ChannelErrorKind, type SentMessage, type TextFormat } from "../channel.js";
 import type { ReplyTarget } from "../inbound.js";
-import type { Pacer } from "./pacer.js";
+import type { CallCost, Pacer } from "./pacer.js";
 
 /** What every surface needs: where to write, and the pacer and stream key the calls go through. */
 export interface SurfaceContext {
@@ -44,11 +44,15 @@ export function isChannelError(error: unknown, ...kinds: ChannelErrorKind[]): er
  * Lands a final call: the pacer waits out rate limits, a refused format is retried as plain text (the same text),
  * network and server errors are retried with backoff. Other errors (`rejected`) are thrown.
  */
-export async function landFinal<T>(ctx: SurfaceContext, call: (format: TextFormat) => Promise<T>): Promise<T> {
+export async function landFinal<T>(
+  ctx: SurfaceContext,
+  cost: CallCost,
+  call: (format: TextFormat) => Promise<T>,
+): Promise<T> {
   let format: TextFormat = "markdown";
   for (let failures = 0; ; ) {
     try {
-      return await ctx.pacer.schedule(ctx.target, "final", () => call(format), ctx.stream);
+      return await ctx.pacer.schedule(ctx.target, "final", () => call(format), ctx.stream, cost);
     } catch (error) {
       if (isChannelError(error, "format") && format === "markdown") format = "plain";
       else if (isChannelError(error, "transient") && ++failures < TRANSIENT_ATTEMPTS) {
@@ -65,13 +69,14 @@ export async function landFinal<T>(ctx: SurfaceContext, call: (format: TextForma
 async function tryUpdate(
   ctx: SurfaceContext,
   first: TextFormat,
+  cost: CallCost,
   call: (format: TextFormat) => Promise<boolean>,
 ): Promise<boolean> {
   try {
-    return (await ctx.pacer.schedule(ctx.target, "update", () => call(first), ctx.stream)) === true;
+    return (await ctx.pacer.schedule(ctx.target, "update", () => call(first), ctx.stream, cost)) === true;
   } catch (error) {
     if (!isChannelError(error, "format") || first === "plain") throw error;
-    return (await ctx.pacer.schedule(ctx.target, "update", () => call("plain"), ctx.stream)) === true;
+    return (await ctx.pacer.schedule(ctx.target, "update", () => call("plain"), ctx.stream, cost)) === true;
   }
 }
 
@@ -91,7 +96,10 @@ export class EditSurface implements ReplySurface {
     if (this.refused) return false;
     const { channel, target } = this.ctx;
     try {
-      return await tryUpdate(this.ctx, this.plain ? "plain" : "markdown", async (format) => {
+      // The first text is posted only when an edit to finish it later is paid for now: where edits are scarce
+      // (Slack's chat.update tier) an answer that cannot be finished by an edit goes out as one final post.
+      const cost: CallCost = this.message ? { operation: "edit" } : { operation: "send", prepay: "edit" };
+      return await tryUpdate(this.ctx, this.plain ? "plain" : "markdown", cost, async (format) => {
         const next = text();
         if (next === undefined || next === this.shown) return false;
         if (this.message) await editAllowingSame(channel, target, this.message, next, format);
@@ -113,14 +121,16 @@ export class EditSurface implements ReplySurface {
     this.shown = "";
     if (message) {
       try {
-        await landFinal(this.ctx, (format) => editAllowingSame(channel, target, message, text, format, quickReplies));
+        await landFinal(this.ctx, { operation: "edit", prepaid: true }, (format) =>
+          editAllowingSame(channel, target, message, text, format, quickReplies),
+        );
         return;
       } catch (error) {
         // The message cannot be edited any more (deleted, too old): the answer goes in a new one.
         if (!isChannelError(error, "rejected")) throw error;
       }
     }
-    await landFinal(this.ctx, (format) => channel.send(target, { text, format, quickReplies }));
+    await landFinal(this.ctx, { operation: "send" }, (format) => channel.send(target, { text, format, quickReplies }));
   }
 }
 
@@ -137,7 +147,7 @@ export class DraftSurface implements ReplySurface {
   async show(text: () => string | undefined): Promise<boolean> {
     const { channel, target } = this.ctx;
     try {
-      return await tryUpdate(this.ctx, this.plain ? "plain" : "markdown", async (format) => {
+      return await tryUpdate(this.ctx, this.plain ? "plain" : "markdown", { operation: "draft" }, async (format) => {
         const next = text();
         if (next === undefined || next === this.shown) return false;
         await channel.draft(target, this.draftId, { text: next, format });
@@ -152,7 +162,7 @@ export class DraftSurface implements ReplySurface {
 
   async persist(text: string, quickReplies?: string[]): Promise<void> {
     const { channel, target } = this.ctx;
-    await landFinal(this.ctx, (format) => channel.send(target, { text, format, quickReplies }));
+    await landFinal(this.ctx, { operation: "send" }, (format) => channel.send(target, { text, format, quickReplies }));
     // The next message streams in a new draft; the persisted message replaces this one on screen.
     this.draftId = nextDraftId();
     this.shown = "";
@@ -183,7 +193,11 @@ export class StreamSurface implements ReplySurface {
     const { channel, target } = this.ctx;
     const stream = channel.stream as NonNullable<Channel["stream"]>;
     try {
-      return await tryUpdate(this.ctx, "markdown", async () => {
+      // Opening a stream pays for the stop that will end it, so no stream starts that could not be ended soon.
+      const cost: CallCost = this.message
+        ? { operation: "streamAppend" }
+        : { operation: "streamStart", prepay: "streamStop" };
+      return await tryUpdate(this.ctx, "markdown", cost, async () => {
         const next = commonPrefix(text() ?? "", this.raw());
         if (next.trim() === "" || next.length <= this.shown.length || !next.startsWith(this.shown)) return false;
         if (this.message) {
@@ -208,19 +222,23 @@ export class StreamSurface implements ReplySurface {
     this.shown = "";
     this.refused = false;
     if (!message) {
-      await landFinal(this.ctx, (format) => channel.send(target, { text, format, quickReplies }));
+      await landFinal(this.ctx, { operation: "send" }, (format) => channel.send(target, { text, format, quickReplies }));
       return;
     }
     const rest = text.startsWith(shown) ? text.slice(shown.length) : undefined;
     try {
       // The stream ends with the rest of the text; when the final text differs from what streamed (a corrected
       // answer, a cut before what was shown), it ends empty and the message is then edited to the final text.
-      await landFinal(this.ctx, (format) => stream.stop(target, message, { text: rest ?? "", format, quickReplies }));
+      await landFinal(this.ctx, { operation: "streamStop", prepaid: true }, (format) =>
+        stream.stop(target, message, { text: rest ?? "", format, quickReplies }),
+      );
       if (rest !== undefined) return;
     } catch (error) {
       if (!isChannelError(error, "rejected")) throw error;
     }
-    await landFinal(this.ctx, (format) => editAllowingSame(channel, target, message, text, format, quickReplies));
+    await landFinal(this.ctx, { operation: "edit" }, (format) =>
+      editAllowingSame(channel, target, message, text, format, quickReplies),
+    );
   }
 }
 
@@ -243,7 +261,7 @@ export class FinalOnlySurface implements ReplySurface {
 
   async persist(text: string, quickReplies?: string[]): Promise<void> {
     const { channel, target } = this.ctx;
-    await landFinal(this.ctx, (format) => channel.send(target, { text, format, quickReplies }));
+    await landFinal(this.ctx, { operation: "send" }, (format) => channel.send(target, { text, format, quickReplies }));
   }
 }
 

@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ChannelError, type ChannelLimits } from "../../../src/bridge/channel.js";
+import { Pacer } from "../../../src/bridge/reply/pacer.js";
+import { drive } from "./fake-channel.js";
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_000_000 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const PLENTY = { perSecond: 100, burst: 100 };
+
+/** A Slack-like workspace: chats and the bot have plenty, edits are scarce (1 a second, burst 2). */
+const source: { limits: ChannelLimits } = {
+  limits: {
+    perChat: PLENTY,
+    perGroup: PLENTY,
+    perBot: PLENTY,
+    perOperation: { edit: { perSecond: 1, burst: 2 } },
+    minUpdateIntervalMs: { private: 0, group: 0 },
+  },
+};
+
+const target = (id: number) => ({ chatId: String(id), isGroup: false });
+const EXACT = { jitterMs: 0 };
+
+describe("Pacer with per-operation budgets", () => {
+  it("keeps finals of one operation within its budget while other operations go on", async () => {
+    const pacer = new Pacer(source, EXACT);
+    const t0 = Date.now();
+    const edits: number[] = [];
+    const sends: number[] = [];
+    const all = [
+      ...Array.from({ length: 5 }, (_, k) =>
+        pacer.schedule(target(k), "final", async () => edits.push(Date.now() - t0), undefined, { operation: "edit" }),
+      ),
+      ...Array.from({ length: 5 }, (_, k) =>
+        pacer.schedule(target(10 + k), "final", async () => sends.push(Date.now() - t0), undefined, {
+          operation: "send",
+        }),
+      ),
+    ];
+    await drive(Promise.all(all), 10);
+    expect(edits).toEqual([0, 0, 1000, 2000, 3000]);
+    // Sends have no budget of their own: they wait only behind the edit finals queued before them.
+    expect(Math.max(...sends)).toBeLessThanOrEqual(3000);
+  });
+
+  it("skips an update whose operation budget is short instead of waiting for it", async () => {
+    const pacer = new Pacer(source, EXACT);
+    const ran: string[] = [];
+    const edit = (name: string) =>
+      pacer.schedule(target(1), "update", async () => ran.push(name), {}, { operation: "edit" });
+    // Updates keep one token for finals: with a burst of 2, one update goes, the next is skipped.
+    expect(await drive(edit("a"))).toBe(1);
+    expect(await drive(edit("b"))).toBeUndefined();
+    expect(ran).toEqual(["a"]);
+  });
+
+  it("lets a prepaid final through without its own token, and a prepaying update only when both can be paid", async () => {
+    const pacer = new Pacer(source, EXACT);
+    const ran: string[] = [];
+    const firstPost = (name: string) =>
+      pacer.schedule(target(2), "update", async () => ran.push(name), {}, { operation: "send", prepay: "edit" });
+    expect(await drive(firstPost("post 1"))).toBe(1);
+    // One edit token left, kept for finals: the next answer is not posted early.
+    expect(await drive(firstPost("post 2"))).toBeUndefined();
+    const t0 = Date.now();
+    let finishedAt = -1;
+    await drive(
+      pacer.schedule(
+        target(2),
+        "final",
+        async () => {
+          finishedAt = Date.now() - t0;
+        },
+        undefined,
+        { operation: "edit", prepaid: true },
+      ),
+    );
+    expect(finishedAt).toBe(0);
+    expect(ran).toEqual(["post 1"]);
+  });
+
+  it("pauses only the limited operation when the platform rate-limits one method", async () => {
+    const pacer = new Pacer(source, EXACT);
+    const t0 = Date.now();
+    let editAt = -1;
+    let sendAt = -1;
+    let refused = false;
+    const limited = pacer.schedule(
+      target(3),
+      "final",
+      async () => {
+        if (!refused) {
+          refused = true;
+          throw new ChannelError("rate_limited", "chat.update tier", 5000, { scope: "bot" });
+        }
+        editAt = Date.now() - t0;
+      },
+      undefined,
+      { operation: "edit" },
+    );
+    const other = pacer.schedule(
+      target(4),
+      "final",
+      async () => {
+        sendAt = Date.now() - t0;
+      },
+      undefined,
+      { operation: "send" },
+    );
+    await drive(Promise.all([limited, other]), 10);
+    expect(sendAt).toBeLessThan(100);
+    expect(editAt).toBeGreaterThanOrEqual(5000);
+  });
+});
