@@ -73,6 +73,7 @@ console.log(`chatbridge → Slack emulator: ${n} assistant threads, answers of $
 await Promise.all(threads.map((thread) => post(thread, "/start")));
 await waitFor(() => threads.every((t) => slack.messagesIn(t.channel, t.threadTs).length >= 1), 600_000);
 await new Promise((resolve) => setTimeout(resolve, 5_000));
+const warmUpLimited = slack.rateLimited().length;
 slack.reset();
 chatbot.reset();
 
@@ -104,7 +105,7 @@ const calls = slack.calls.filter((call) => call.ok).length;
 const ms = (value: number) => `${Math.round(value)} ms`;
 console.log(
   [
-    `N=${n}: ${finalDelay.length}/${n} answers delivered whole${complete ? "" : " (timed out)"}, ${slack.rateLimited().length} × 429, acks ${acks.filter((s) => s === 200).length}/${n} 200 OK`,
+    `N=${n}: ${finalDelay.length}/${n} answers delivered whole${complete ? "" : " (timed out)"}, ${slack.rateLimited().length} × 429 (${warmUpLimited} in the warm-up), acks ${acks.filter((s) => s === 200).length}/${n} 200 OK`,
     `  Web API calls per answer: ${(calls / n).toFixed(1)}; streamed natively: ${streamed}/${n}`,
     `  upstream's last byte → final text in Slack: p50 ${ms(percentile(finalDelay, 50))}, p95 ${ms(percentile(finalDelay, 95))}`,
     `  all answers delivered after ${totalSeconds.toFixed(1)} s`,

@@ -9,6 +9,7 @@ import type {
 } from "../../src/bridge/channel.js";
 import { ChannelError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+import { TokenBucket } from "../../src/bridge/reply/token-bucket.js";
 import type { Logger } from "../../src/log.js";
 import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
 import { operatorProblem, toChannelError } from "./slack-errors.js";
@@ -69,6 +70,8 @@ export class SlackChannel implements Channel {
   readonly #apiHost: string;
   readonly #log: Logger | undefined;
   readonly #reported = new Set<string>();
+  /** assistant.threads.setSuggestedPrompts is a courtesy outside the pacer, kept under its Tier 3 here. */
+  readonly #promptBudget = new TokenBucket({ perSecond: 0.75, burst: 3 }, performance.now());
 
   /**
    * Native streaming (chat.startStream / appendStream / stopStream) with `markdown_text`, which Slack renders as
@@ -233,6 +236,10 @@ export class SlackChannel implements Channel {
       .filter(Boolean)
       .slice(0, 4);
     if (questions.length === 0 || !isAssistantThread(target)) return;
+    // Tier 3 like chat.update: when many threads open at once, the later ones go without suggestions.
+    const now = performance.now();
+    if (this.#promptBudget.available(now) < 1) return;
+    this.#promptBudget.take(now);
     const prompts = questions.map((question) => ({ title: truncate(question, 75), message: question }));
     await this.#call("assistant.threads.setSuggestedPrompts", target, () =>
       this.client.assistant.threads.setSuggestedPrompts({
@@ -241,7 +248,14 @@ export class SlackChannel implements Channel {
         prompts: prompts as [(typeof prompts)[number], ...(typeof prompts)[number][]],
       }),
     ).catch((error: unknown) => {
-      this.#log?.warn({ err: error, channel: this.name, botId: this.botId }, "Slack suggested prompts not set");
+      if (error instanceof ChannelError && error.kind === "rate_limited") {
+        this.#promptBudget.pause(performance.now() + (error.retryAfterMs ?? 1_000));
+      } else {
+        this.#log?.warn(
+          { channel: this.name, botId: this.botId, reason: String(error) },
+          "Slack suggested prompts not set",
+        );
+      }
     });
   }
 
