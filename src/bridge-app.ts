@@ -121,7 +121,11 @@ export async function startBridge(
       ),
     ];
     const slacks: RunningSlack[] = [];
-    for (const { botId, slack } of slackBots) slacks.push(await startSlack({ botId, slack, bridge, app, log }));
+    // A thread the bot answered in stays a conversation as long as its session would; "never expires" is a month.
+    const threadMemoryMs = config.bridge.sessionIdleMs || 30 * 24 * 60 * 60 * 1000;
+    for (const { botId, slack } of slackBots) {
+      slacks.push(await startSlack({ botId, slack, bridge, app, log, memory: store.keyv, threadMemoryMs }));
+    }
     const channels: ChannelStatus[] = [
       { name: "web chat", enabled: true, detail: `${config.bridge.publicUrl ?? url}/` },
       ...telegrams.map((running) => running.status),

@@ -18,6 +18,8 @@ export interface SlackEventContext {
   botId: string;
   /** The workspace the event came from (the envelope's team_id), for streaming answers into channels. */
   teamId?: string | undefined;
+  /** The message is in a channel thread the bot takes part in ({@link SlackThreads}): no mention needed. */
+  joinedThread?: boolean | undefined;
   now?: () => Date;
 }
 
@@ -55,9 +57,9 @@ const CONTENT_SUBTYPES = new Set(["file_share", "thread_broadcast", "me_message"
 
 /**
  * Reads a `message` or `app_mention` event. Direct messages (`channel_type` `im`) are all answered, in the thread
- * they were written in (assistant threads) or in the DM itself. In channels only messages that mention the bot
- * count, and the answer goes in the message's thread (a new one under the message when it was not in a thread);
- * the mention is removed from the question. A mention arrives twice (`message` and `app_mention`, with different
+ * they were written in (assistant threads) or in the DM itself. In channels only messages that mention the bot,
+ * or follow up in a thread the bot takes part in, count, and the answer goes in the message's thread (a new one
+ * under the message when it was not in a thread); the mention is removed from the question. A mention arrives twice (`message` and `app_mention`, with different
  * event ids), so the event id the bridge deduplicates on is the message's channel and `ts`, which also covers
  * Slack's retries. The bot's own messages and other bots are ignored. A new assistant thread is greeted.
  */
@@ -74,7 +76,9 @@ export function parseSlackEvent(event: SlackMessageEvent, context: SlackEventCon
   const direct = event.channel_type === "im" || event.channel.startsWith("D");
   const mention = `<@${context.bot.userId}>`;
   const raw = event.text ?? "";
-  if (!direct && !raw.includes(mention)) return { kind: "ignored", reason: "channel message not addressed to the bot" };
+  if (!direct && !raw.includes(mention) && !context.joinedThread) {
+    return { kind: "ignored", reason: "channel message not addressed to the bot" };
+  }
   const media = (event.files ?? []).map(mediaOf);
   const text = tidy(raw.replaceAll(mention, ""));
   if (text === "" && media.length === 0) return { kind: "ignored", reason: "nothing but the mention" };

@@ -1,10 +1,12 @@
 import { App, ExpressReceiver, LogLevel, type Logger as SlackLogger } from "@slack/bolt";
 import type { NextFunction, Request, Response, Router } from "express";
+import type Keyv from "keyv";
 import type { Channel } from "../../src/bridge/channel.js";
 import type { InboundSink } from "../../src/bridge/inbound.js";
 import type { Logger } from "../../src/log.js";
 import { SlackChannel } from "./slack-channel.js";
 import { parseSlackEvent, type SlackMessageEvent } from "./slack-events.js";
+import { SlackThreads } from "./slack-threads.js";
 
 /** What Bolt's context tells about the bot and the workspace. */
 interface SlackContext {
@@ -40,6 +42,10 @@ export interface SlackStartOptions {
   bridge: InboundSink & { attach(channel: Channel): void };
   /** Where the Events API route is mounted (the express app). */
   app: { use: Router["use"] };
+  /** The bridge's store, where the channel threads the bot takes part in are remembered. */
+  memory: Keyv;
+  /** How long a thread is remembered after its last message (the session idle time). */
+  threadMemoryMs: number;
   log: Logger;
 }
 
@@ -84,17 +90,23 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
   });
   const channel = new SlackChannel({ token: slack.botToken, apiUrl: slack.apiUrl, botId, log });
   const receive = async ({ event, context, body }: { event: unknown; context: SlackContext; body: unknown }) => {
-    const parsed = parseSlackEvent(event as SlackMessageEvent, {
+    const message = event as SlackMessageEvent;
+    const inChannelThread = message.thread_ts !== undefined && message.channel_type !== "im";
+    const parsed = parseSlackEvent(message, {
       bot: { userId: context.botUserId ?? "", botId: context.botId },
       botId,
       teamId: context.teamId ?? (body as { team_id?: string }).team_id,
+      joinedThread: inChannelThread && (await threads.has(message.channel, message.thread_ts as string)),
     });
     if (parsed.kind === "ignored") {
       log.debug({ channel: "slack", botId, reason: parsed.reason }, "event ignored");
       return;
     }
     if ((await bridge.accept(parsed.message)) === "stopping") throw new Error("the bridge is stopping");
+    const { target } = parsed.message;
+    if (target.isGroup && target.threadId !== undefined) await threads.join(target.chatId, target.threadId);
   };
+  const threads = new SlackThreads(options.memory, botId, options.threadMemoryMs);
   bolt.event("message", receive);
   bolt.event("app_mention", receive);
   bolt.event("assistant_thread_started", receive);

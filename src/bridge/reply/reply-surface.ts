@@ -222,7 +222,9 @@ export class StreamSurface implements ReplySurface {
     this.shown = "";
     this.refused = false;
     if (!message) {
-      await landFinal(this.ctx, { operation: "send" }, (format) => channel.send(target, { text, format, quickReplies }));
+      await landFinal(this.ctx, { operation: "send" }, (format) =>
+        channel.send(target, { text, format, quickReplies }),
+      );
       return;
     }
     const rest = text.startsWith(shown) ? text.slice(shown.length) : undefined;

@@ -138,6 +138,29 @@ describe("Slack end to end (Events API, emulator, scripted chatbot)", () => {
     expect(streamed.join("")).toBe("Re: **Hey** — in full, streamed natively");
   });
 
+  it("answers follow-ups in a thread it takes part in without a new mention, and nothing in other threads", async () => {
+    chatbot.answer = (question) => ({ fragments: [`On ${question}`] });
+    const channel = "C00FOLLOW";
+    const mention = {
+      type: "app_mention",
+      user: "U00FAKEUSER1",
+      ts: `${++nextTs}.000700`,
+      text: `<@${BOT_USER}> flats?`,
+      channel,
+    };
+    await deliver(envelope(mention));
+    await settled(channel, 2, mention.ts);
+    const followUp = { type: "message", channel_type: "channel", user: "U00FAKEUSER1", channel, thread_ts: mention.ts };
+    await deliver(envelope({ ...followUp, ts: `${++nextTs}.000800`, text: "and houses?" }));
+    await deliver(envelope({ ...followUp, ts: `${++nextTs}.000900`, thread_ts: "1000.000001", text: "other thread" }));
+    const texts = await settled(channel, 3, mention.ts);
+    expect(texts.slice(1)).toEqual(["On flats?", "On and houses?"]);
+    expect(chatbot.asks.some((ask) => ask.content === "other thread")).toBe(false);
+    // One conversation per thread: the follow-up continued the mention's session.
+    const [first, second] = ["flats?", "and houses?"].map((q) => chatbot.asks.find((ask) => ask.content === q));
+    expect(second?.sessionId).toBe(first?.sessionId);
+  });
+
   it("falls back to posting and editing when Slack refuses to stream, with the exact final text", async () => {
     slack.refuseStreaming("feature_not_enabled");
     try {

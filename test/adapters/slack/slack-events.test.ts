@@ -62,6 +62,19 @@ describe("parseSlackEvent", () => {
     expect(parsed.kind === "message" && parsed.message.target.threadId).toBe("1767376900.000001");
   });
 
+  it("answers a follow-up without a mention only in a thread the bot takes part in", () => {
+    const followUp = { ...dm.dmRequest.event, text: "and rentals?" };
+    expect(parse(followUp)).toMatchObject({ kind: "ignored" });
+    const joined = parseSlackEvent(followUp as SlackMessageEvent, { ...context, joinedThread: true });
+    expect(joined).toMatchObject({
+      kind: "message",
+      message: {
+        text: "and rentals?",
+        target: { chatId: "C00FAKECHAN1", isGroup: true, threadId: "1767376988.871629" },
+      },
+    });
+  });
+
   it("decodes Slack's escapes so the chatbot reads what was typed", () => {
     const parsed = parse({ ...dm.dmMessage.event, text: "price &lt; 500k &amp; 3 rooms &gt; 2 baths" });
     expect(parsed.kind === "message" && parsed.message.text).toBe("price < 500k & 3 rooms > 2 baths");
