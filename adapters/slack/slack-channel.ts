@@ -134,7 +134,8 @@ export class SlackChannel implements Channel {
       nativeDraft: false,
       nativeStream: target.threadId !== undefined && (!target.isGroup || recipientKnown),
       maxTextLength: SLACK_MAX_TEXT_LENGTH,
-      quickReplies: isAssistantThread(target),
+      // Suggested prompts in assistant threads, buttons elsewhere.
+      quickReplies: true,
     };
   }
 
@@ -149,6 +150,7 @@ export class SlackChannel implements Channel {
         channel: target.chatId,
         thread_ts: target.threadId,
         text: render(text),
+        blocks: buttons(target, text),
         // Previews of links in a growing answer would flicker in and out.
         unfurl_links: false,
         unfurl_media: false,
@@ -161,7 +163,12 @@ export class SlackChannel implements Channel {
 
   async edit(target: ReplyTarget, message: SentMessage, text: OutgoingText): Promise<void> {
     await this.#call("chat.update", target, () =>
-      this.client.chat.update({ channel: target.chatId, ts: message.id, text: render(text) }),
+      this.client.chat.update({
+        channel: target.chatId,
+        ts: message.id,
+        text: render(text),
+        blocks: buttons(target, text),
+      }),
     );
   }
 
@@ -275,6 +282,35 @@ export class SlackChannel implements Channel {
     this.#reported.add(key);
     this.#log?.error({ channel: this.name, botId: this.botId }, message);
   }
+}
+
+/** Slack's limit for a section's text: longer messages go without buttons rather than without text. */
+const SECTION_TEXT_LIMIT = 3_000;
+
+/**
+ * Suggested questions as buttons under the text (outside assistant threads, which show them as suggested prompts);
+ * a tap comes back on the interactivity endpoint and is asked as the person's question. With blocks, `text`
+ * is what notifications show.
+ */
+function buttons(target: ReplyTarget, text: OutgoingText) {
+  const questions = (text.quickReplies ?? [])
+    .map((question) => question.trim())
+    .filter(Boolean)
+    .slice(0, 5);
+  const rendered = render(text);
+  if (questions.length === 0 || isAssistantThread(target) || rendered.length > SECTION_TEXT_LIMIT) return undefined;
+  return [
+    { type: "section", text: { type: "mrkdwn", text: rendered } },
+    {
+      type: "actions",
+      elements: questions.map((question, n) => ({
+        type: "button",
+        action_id: `chatbridge_quick_reply_${n}`,
+        text: { type: "plain_text", text: truncate(question, 75), emoji: true },
+        value: question.slice(0, 2000),
+      })),
+    },
+  ];
 }
 
 /** A DM thread: where Slack shows assistant statuses and suggested prompts. */

@@ -166,3 +166,45 @@ function mediaOf(file: SlackFile): MediaRef {
     fileName: file.name,
   };
 }
+
+/** The action id prefix of the quick-reply buttons the channel attaches (`chatbridge_quick_reply_<n>`). */
+export const QUICK_REPLY_ACTION = /^chatbridge_quick_reply_\d+$/;
+
+/** The fields of a `block_actions` payload the bridge reads (https://docs.slack.dev/reference/interaction-payloads/block_actions-payload). */
+export interface QuickReplyClick {
+  user: { id: string; team_id?: string };
+  team?: { id: string } | null;
+  channel?: { id: string };
+  message?: { ts: string; thread_ts?: string };
+  actions: { action_id: string; value?: string; action_ts: string }[];
+}
+
+/**
+ * A tap on a quick-reply button: the question on the button, asked by whoever tapped it, in the conversation the
+ * buttons were posted in (the DM, or the thread of the message). The tap's own time makes the event id, so two taps
+ * ask twice and a redelivered one once.
+ */
+export function parseQuickReply(click: QuickReplyClick, context: SlackEventContext): ParsedSlackEvent {
+  const action = click.actions.find((candidate) => QUICK_REPLY_ACTION.test(candidate.action_id));
+  const channel = click.channel?.id;
+  const message = click.message;
+  if (!action?.value || !channel || !message) return { kind: "ignored", reason: "not a quick reply" };
+  const direct = channel.startsWith("D");
+  const recipient = { userId: click.user.id, teamId: click.user.team_id ?? click.team?.id ?? context.teamId };
+  const target: ReplyTarget = direct
+    ? { chatId: channel, isGroup: false, threadId: message.thread_ts, recipient }
+    : { chatId: channel, isGroup: true, threadId: message.thread_ts ?? message.ts, recipient };
+  return {
+    kind: "message",
+    message: {
+      channel: CHANNEL,
+      botId: context.botId,
+      eventId: `${channel}:${message.ts}:${action.action_ts}`,
+      target,
+      user: { id: click.user.id },
+      text: action.value,
+      media: [],
+      receivedAt: context.now?.() ?? new Date(),
+    },
+  };
+}

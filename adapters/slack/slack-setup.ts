@@ -5,7 +5,13 @@ import type { Channel } from "../../src/bridge/channel.js";
 import type { InboundSink } from "../../src/bridge/inbound.js";
 import type { Logger } from "../../src/log.js";
 import { SlackChannel } from "./slack-channel.js";
-import { parseSlackEvent, type SlackMessageEvent } from "./slack-events.js";
+import {
+  parseQuickReply,
+  parseSlackEvent,
+  QUICK_REPLY_ACTION,
+  type QuickReplyClick,
+  type SlackMessageEvent,
+} from "./slack-events.js";
 import { SlackThreads } from "./slack-threads.js";
 
 /** What Bolt's context tells about the bot and the workspace. */
@@ -17,6 +23,9 @@ interface SlackContext {
 
 /** The Events API path of the default bot; named bots use `${SLACK_EVENTS_PATH}/<botId>`. */
 export const SLACK_EVENTS_PATH = "/webhooks/slack/events";
+
+/** The interactivity path (button taps) of the default bot; named bots use `${SLACK_ACTIONS_PATH}/<botId>`. */
+export const SLACK_ACTIONS_PATH = "/webhooks/slack/actions";
 
 /** Slack's replay window: "more than five minutes from local time" is refused (https://docs.slack.dev/authentication/verifying-requests-from-slack). */
 const MAX_CLOCK_SKEW_S = 5 * 60;
@@ -74,11 +83,13 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
       status: { name, enabled: false, detail: `set ${missing.filter(Boolean).join(" and ")} to enable` },
     };
   }
-  const path = `${SLACK_EVENTS_PATH}${named ? `/${encodeURIComponent(botId)}` : ""}`;
+  const suffix = named ? `/${encodeURIComponent(botId)}` : "";
+  const path = `${SLACK_EVENTS_PATH}${suffix}`;
+  const actionsPath = `${SLACK_ACTIONS_PATH}${suffix}`;
   const logger = slackLogger(log.child({ channel: "slack", botId }));
   const receiver = new ExpressReceiver({
     signingSecret: slack.signingSecret,
-    endpoints: { events: path },
+    endpoints: { events: path, actions: actionsPath },
     processBeforeResponse: true,
     logger,
   });
@@ -111,7 +122,18 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
   bolt.event("app_mention", receive);
   bolt.event("assistant_thread_started", receive);
   bridge.attach(channel);
-  app.use(refuseStaleRequests(path));
+  bolt.action({ action_id: QUICK_REPLY_ACTION }, async ({ ack, body, context }) => {
+    await ack();
+    const parsed = parseQuickReply(body as unknown as QuickReplyClick, {
+      bot: { userId: context.botUserId ?? "", botId: context.botId },
+      botId,
+      teamId: context.teamId,
+    });
+    if (parsed.kind === "message" && (await bridge.accept(parsed.message)) === "stopping") {
+      throw new Error("the bridge is stopping");
+    }
+  });
+  app.use(refuseStaleRequests([path, actionsPath]));
   app.use(receiver.router);
   const identity = await channel.client.auth.test().then(
     (result) => `@${result.user ?? "bot"} in ${result.team ?? "the workspace"}`,
@@ -123,15 +145,15 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
   return {
     channel,
     status: identity
-      ? { name, enabled: true, detail: `${identity}, events at ${path}` }
+      ? { name, enabled: true, detail: `${identity}, events at ${path}, actions at ${actionsPath}` }
       : { name, enabled: false, detail: "auth.test failed: check SLACK_BOT_TOKEN and SLACK_API_URL" },
   };
 }
 
 /** 401 for a Slack request whose timestamp is missing or more than five minutes from now, either way. */
-function refuseStaleRequests(path: string) {
+function refuseStaleRequests(paths: string[]) {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== "POST" || req.path !== path) return next();
+    if (req.method !== "POST" || !paths.includes(req.path)) return next();
     const timestamp = Number(req.get("x-slack-request-timestamp"));
     if (!Number.isFinite(timestamp) || Math.abs(Date.now() / 1000 - timestamp) > MAX_CLOCK_SKEW_S) {
       res.status(401).send();

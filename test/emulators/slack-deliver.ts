@@ -12,6 +12,11 @@ export interface SlackDeliveryOptions {
   retryReason?: string;
   /** Sent instead of the correct X-Slack-Signature, to test refusals. */
   signature?: string;
+  /**
+   * "form" sends the payload as interactivity requests come: `application/x-www-form-urlencoded` with the JSON in
+   * a `payload` field (https://docs.slack.dev/interactivity/handling-user-interaction). Default "json" (Events API).
+   */
+  encoding?: "json" | "form";
 }
 
 /** What the receiver answered. */
@@ -26,20 +31,21 @@ export function slackSignature(signingSecret: string, timestamp: number, body: s
   return `v0=${createHmac("sha256", signingSecret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
 }
 
-/** POSTs an Events API payload as JSON, signed and headed as Slack sends it. */
+/** POSTs an Events API payload (JSON) or an interactivity payload (form), signed and headed as Slack sends it. */
 export async function deliverEvent(
   agent: Agent,
   url: string,
   payload: object,
   options: SlackDeliveryOptions,
 ): Promise<SlackDeliveryResult> {
-  const body = JSON.stringify(payload);
+  const form = options.encoding === "form";
+  const body = form ? new URLSearchParams({ payload: JSON.stringify(payload) }).toString() : JSON.stringify(payload);
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   const response = await fetch(url, {
     dispatcher: agent,
     method: "POST",
     headers: {
-      "content-type": "application/json",
+      "content-type": form ? "application/x-www-form-urlencoded" : "application/json",
       "user-agent": "Slackbot 1.0 (+https://api.slack.com/robots)",
       "x-slack-request-timestamp": String(timestamp),
       "x-slack-signature": options.signature ?? slackSignature(options.signingSecret, timestamp, body),

@@ -115,6 +115,39 @@ describe("Slack end to end (Events API, emulator, scripted chatbot)", () => {
     expect(chatbot.asks.at(-1)?.content).toBe("Hey!");
   });
 
+  it("offers suggested questions as buttons in a plain DM, and answers the one tapped", async () => {
+    chatbot.answer = (question) => ({ fragments: [`About ${question}`] });
+    const message = directMessage("hello there");
+    await deliver(envelope(message));
+    const [greeting] = await until(() => {
+      const messages = slack.messagesIn(message.channel);
+      return messages.length >= 2 ? messages : undefined;
+    });
+    const actions = (greeting?.blocks as { type: string; elements?: { action_id: string; value: string }[] }[])?.find(
+      (block) => block.type === "actions",
+    );
+    expect(actions?.elements?.map((button) => button.value)).toEqual(["Homes for sale", "Rentals"]);
+    await quiet();
+    const tap = {
+      type: "block_actions",
+      user: { id: "U00FAKEUSER1", team_id: "T00FAKE00AA" },
+      team: { id: "T00FAKE00AA" },
+      channel: { id: message.channel },
+      message: { ts: greeting?.ts },
+      actions: [{ action_id: actions?.elements?.[1]?.action_id, value: "Rentals", action_ts: "1767399999.123" }],
+    };
+    const actionsUrl = `${running.url}/webhooks/slack/actions`;
+    const tapped = await slack.deliver(actionsUrl, tap, { signingSecret: SIGNING_SECRET, encoding: "form" });
+    expect(tapped.status).toBe(200);
+    expect(
+      (await slack.deliver(actionsUrl, tap, { signingSecret: SIGNING_SECRET, encoding: "form", signature: "v0=00" }))
+        .status,
+    ).toBe(401);
+    const texts = await settled(message.channel, 3);
+    expect(texts[2]).toBe("About Rentals");
+    expect(chatbot.asks.filter((ask) => ask.content === "Rentals")).toHaveLength(1);
+  });
+
   it("answers a mention in a channel in the message's thread, without the mention", async () => {
     chatbot.answer = (question) => ({
       fragments: ["Re: ", `**${question}**`, " — ", "in ", "full, ", "streamed ", "natively"],

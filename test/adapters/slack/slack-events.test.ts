@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseSlackEvent, type SlackMessageEvent } from "../../../adapters/slack/slack-events.js";
+import { parseQuickReply, parseSlackEvent, type SlackMessageEvent } from "../../../adapters/slack/slack-events.js";
 
 const FIXTURES = new URL("../../../../shared/fixtures/vercel-chat/", import.meta.url);
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(name, FIXTURES), "utf8"));
@@ -134,5 +134,26 @@ describe("parseSlackEvent", () => {
         ],
       },
     });
+  });
+
+  it("reads a quick-reply tap as the person's question in the conversation of the buttons", () => {
+    const tap = {
+      user: { id: "U1", team_id: "T1" },
+      channel: { id: "C1" },
+      message: { ts: "100.1", thread_ts: "99.9" },
+      actions: [{ action_id: "chatbridge_quick_reply_1", value: "Rentals", action_ts: "101.5" }],
+    };
+    expect(parseQuickReply(tap, context)).toMatchObject({
+      kind: "message",
+      message: {
+        eventId: "C1:100.1:101.5",
+        text: "Rentals",
+        user: { id: "U1" },
+        target: { chatId: "C1", isGroup: true, threadId: "99.9", recipient: { userId: "U1", teamId: "T1" } },
+      },
+    });
+    expect(
+      parseQuickReply({ ...tap, actions: [{ action_id: "other_app_button", value: "x", action_ts: "1" }] }, context),
+    ).toMatchObject({ kind: "ignored" });
   });
 });
