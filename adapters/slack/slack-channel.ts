@@ -56,9 +56,11 @@ export interface SlackChannelOptions {
 }
 
 /**
- * Slack as a bridge channel, over the Web API client: the first text is posted in the conversation's thread and
- * edited as the answer grows (chat.postMessage + chat.update), as mrkdwn rendered from the chatbot's markdown.
- * "Typing" is the assistant thread status ("is thinking…"), which Slack shows only in DM threads with the app.
+ * Slack as a bridge channel, over the Web API client. In threads answers stream natively ({@link stream}); elsewhere
+ * the first text is posted in the conversation and edited as the answer grows (chat.postMessage + chat.update), as
+ * mrkdwn rendered from the chatbot's markdown. "Typing" is the assistant thread status ("is thinking…"), which
+ * Slack shows only in DM threads with the app. Suggested questions are the thread's suggested prompts there, and
+ * buttons elsewhere.
  */
 export class SlackChannel implements Channel {
   readonly name = "slack";
