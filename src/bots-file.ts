@@ -54,7 +54,10 @@ export interface NamedBot {
   slack:
     | {
         botToken: string;
-        signingSecret: string;
+        /** For HTTP; either it or `appToken` is set. */
+        signingSecret: string | undefined;
+        /** For Socket Mode. */
+        appToken: string | undefined;
         /** Undefined = SLACK_API_URL. */
         apiUrl: string | undefined;
       }
@@ -89,9 +92,15 @@ const botSchema = z.strictObject({
   slack: z
     .strictObject({
       botToken: slackBotToken,
-      signingSecret: text,
+      signingSecret: text.optional(),
+      appToken: z
+        .string()
+        .trim()
+        .regex(/^xapp-[\w-]+$/, "must be an app-level token, xapp-…")
+        .optional(),
       apiUrl: url.optional(),
     })
+    .refine((slack) => slack.signingSecret || slack.appToken, "needs signingSecret (HTTP) or appToken (Socket Mode)")
     .optional(),
 });
 
@@ -161,6 +170,7 @@ export function loadBotsFile(file: string, env: Record<string, string>, cwd = pr
     slack: bot.slack && {
       botToken: bot.slack.botToken,
       signingSecret: bot.slack.signingSecret,
+      appToken: bot.slack.appToken,
       apiUrl: bot.slack.apiUrl && (bot.slack.apiUrl.endsWith("/") ? bot.slack.apiUrl : `${bot.slack.apiUrl}/`),
     },
   }));

@@ -45,6 +45,7 @@ export async function startBridge(
   let store: BridgeStore | undefined;
   let chatbots: ChatbotLinks | undefined;
   const telegrams: RunningTelegram[] = [];
+  const slacks: RunningSlack[] = [];
   let server: Server | undefined;
   try {
     chatbots = resolveChatbots(config, embedded);
@@ -120,7 +121,6 @@ export async function startBridge(
         bot.slack ? [{ botId: bot.id, slack: { ...bot.slack, apiUrl: bot.slack.apiUrl ?? config.slack.apiUrl } }] : [],
       ),
     ];
-    const slacks: RunningSlack[] = [];
     // A thread the bot answered in stays a conversation as long as its session would; "never expires" is a month.
     const threadMemoryMs = config.bridge.sessionIdleMs || 30 * 24 * 60 * 60 * 1000;
     for (const { botId, slack } of slackBots) {
@@ -137,7 +137,7 @@ export async function startBridge(
       channels,
       embedded,
       close: async (graceMs) => {
-        await Promise.all(telegrams.map((running) => running.stop()));
+        await Promise.all([...telegrams, ...slacks].map((running) => running.stop()));
         const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
         listening.closeIdleConnections();
         await bridge.stop(graceMs);
@@ -150,7 +150,7 @@ export async function startBridge(
       },
     };
   } catch (error) {
-    await Promise.all(telegrams.map((running) => running.stop()));
+    await Promise.all([...telegrams, ...slacks].map((running) => running.stop()));
     if (server?.listening) {
       const closed = once(server, "close");
       server.close();

@@ -45,6 +45,8 @@ export interface Config {
   slack: {
     botToken: string | undefined;
     signingSecret: string | undefined;
+    /** The app-level token: Socket Mode instead of HTTP. */
+    appToken: string | undefined;
     apiUrl: string;
   };
   /** The bots listed in the BRIDGE_CONFIG file, besides the bot `default` that the variables describe. */
@@ -198,6 +200,15 @@ const VARIABLES = {
     secret: true,
   },
   SLACK_SIGNING_SECRET: optionalText("the app's Signing Secret (Basic Information page)", true),
+  SLACK_APP_TOKEN: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^xapp-[\w-]+$/, "must be an app-level token, xapp-…")
+      .optional(),
+    fix: "an app-level token (xapp-…, scope connections:write) to use Socket Mode, or leave it unset for HTTP",
+    secret: true,
+  },
   SLACK_API_URL: {
     schema: z
       .url({ protocol: /^https?$/ })
@@ -292,7 +303,12 @@ export function loadConfig(
       apiRoot: v.TELEGRAM_API_ROOT,
       mode: v.TELEGRAM_MODE,
     },
-    slack: { botToken: v.SLACK_BOT_TOKEN, signingSecret: v.SLACK_SIGNING_SECRET, apiUrl: v.SLACK_API_URL },
+    slack: {
+      botToken: v.SLACK_BOT_TOKEN,
+      signingSecret: v.SLACK_SIGNING_SECRET,
+      appToken: v.SLACK_APP_TOKEN,
+      apiUrl: v.SLACK_API_URL,
+    },
     bots: v.BRIDGE_CONFIG ? loadBotsFile(v.BRIDGE_CONFIG, source, cwd) : [],
     llm: { baseUrl: v.LLM_BASE_URL, apiKey: v.LLM_API_KEY, model: v.LLM_MODEL },
   };

@@ -52,7 +52,12 @@ describe("BRIDGE_CONFIG", () => {
         chatbot: { apiUrl: undefined, apiKey: "sk-sales", sessionKey: undefined, serialNumber: "sn-sales" },
         welcomeText: "Welcome to sales",
         telegram: { botToken: TOKEN, webhookSecret: "s3cret", apiRoot: undefined, mode: undefined },
-        slack: { botToken: "xoxb-1-sales", signingSecret: "sign-me", apiUrl: "http://127.0.0.1:9/api/" },
+        slack: {
+          botToken: "xoxb-1-sales",
+          signingSecret: "sign-me",
+          appToken: undefined,
+          apiUrl: "http://127.0.0.1:9/api/",
+        },
       },
       {
         id: "rentals",

@@ -44,7 +44,7 @@ describe("loadConfig", () => {
         welcomeText: "Hi! How can I help you today?",
       },
       telegram: { botToken: undefined, webhookSecret: undefined, apiRoot: "https://api.telegram.org", mode: "webhook" },
-      slack: { botToken: undefined, signingSecret: undefined, apiUrl: "https://slack.com/api/" },
+      slack: { botToken: undefined, signingSecret: undefined, appToken: undefined, apiUrl: "https://slack.com/api/" },
       bots: [],
       llm: { baseUrl: undefined, apiKey: undefined, model: undefined },
     });

@@ -12,6 +12,7 @@ import {
   type QuickReplyClick,
   type SlackMessageEvent,
 } from "./slack-events.js";
+import { SlackSocketReceiver } from "./slack-socket.js";
 import { SlackThreads } from "./slack-threads.js";
 
 /** What Bolt's context tells about the bot and the workspace. */
@@ -34,6 +35,8 @@ const MAX_CLOCK_SKEW_S = 5 * 60;
 export interface SlackSettings {
   botToken: string | undefined;
   signingSecret: string | undefined;
+  /** The app-level token (xapp-…): Socket Mode instead of HTTP. */
+  appToken?: string | undefined;
   apiUrl: string;
 }
 
@@ -58,44 +61,54 @@ export interface SlackStartOptions {
   log: Logger;
 }
 
-/** Slack running: its channel (undefined when disabled) and its banner line. */
+/** Slack running: its channel (undefined when disabled), its banner line, and how to stop receiving. */
 export interface RunningSlack {
   channel: SlackChannel | undefined;
   status: SlackStatus;
+  /** Closes the Socket Mode connection (HTTP mode: nothing to close; Slack retries what it could not deliver). */
+  stop(): Promise<void>;
 }
 
 /**
- * Starts one bot's Slack channel when it has a token and a signing secret: a Bolt app on an ExpressReceiver
- * mounted at `POST /webhooks/slack/events` (or `/<botId>`), which verifies each request's signature (HMAC-SHA256,
- * compared in constant time; 401 and nothing processed otherwise) and answers `url_verification`. Requests more
- * than five minutes old or ahead are refused with 401 before that, in both directions (Bolt checks only the past).
- * Events are acknowledged once the bridge has taken the message (milliseconds, well inside Slack's 3 s), so a
- * failure to take it answers 500 and Slack delivers it again.
+ * Starts one bot's Slack channel when it has a token and a way to receive. Over HTTP (a signing secret): a Bolt app
+ * on an ExpressReceiver mounted at `POST /webhooks/slack/events` and `/webhooks/slack/actions` (or `/<botId>`),
+ * which verifies each request's signature (HMAC-SHA256, compared in constant time; 401 and nothing processed
+ * otherwise) and answers `url_verification`; requests more than five minutes old or ahead are refused with 401
+ * before that, in both directions (Bolt checks only the past). Events are acknowledged once the bridge has taken
+ * the message (milliseconds, well inside Slack's 3 s), so a failure to take it answers 500 and Slack delivers it
+ * again. With an app-level token (SLACK_APP_TOKEN) it uses Socket Mode instead, for workspaces without a public URL.
  */
 export async function startSlack(options: SlackStartOptions): Promise<RunningSlack> {
   const { botId, slack, bridge, app, log } = options;
   const named = botId !== "default";
   const name = named ? `Slack (${botId})` : "Slack";
-  if (!slack.botToken || !slack.signingSecret) {
-    const missing = [slack.botToken ? "" : "SLACK_BOT_TOKEN", slack.signingSecret ? "" : "SLACK_SIGNING_SECRET"];
+  const stopNothing = async () => {};
+  if (!slack.botToken || !(slack.signingSecret || slack.appToken)) {
+    const missing = slack.botToken ? "SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)" : "SLACK_BOT_TOKEN";
     return {
       channel: undefined,
-      status: { name, enabled: false, detail: `set ${missing.filter(Boolean).join(" and ")} to enable` },
+      status: { name, enabled: false, detail: `set ${missing} to enable` },
+      stop: stopNothing,
     };
   }
   const suffix = named ? `/${encodeURIComponent(botId)}` : "";
   const path = `${SLACK_EVENTS_PATH}${suffix}`;
   const actionsPath = `${SLACK_ACTIONS_PATH}${suffix}`;
   const logger = slackLogger(log.child({ channel: "slack", botId }));
-  const receiver = new ExpressReceiver({
-    signingSecret: slack.signingSecret,
-    endpoints: { events: path, actions: actionsPath },
-    processBeforeResponse: true,
-    logger,
-  });
+  const http = slack.appToken
+    ? undefined
+    : new ExpressReceiver({
+        signingSecret: slack.signingSecret as string,
+        endpoints: { events: path, actions: actionsPath },
+        processBeforeResponse: true,
+        logger,
+      });
+  const socket = slack.appToken
+    ? new SlackSocketReceiver({ appToken: slack.appToken, apiUrl: slack.apiUrl, logger })
+    : undefined;
   const bolt = new App({
     token: slack.botToken,
-    receiver,
+    receiver: http ?? socket,
     logger,
     clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 2 } },
   });
@@ -133,8 +146,10 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
       throw new Error("the bridge is stopping");
     }
   });
-  app.use(refuseStaleRequests([path, actionsPath]));
-  app.use(receiver.router);
+  if (http) {
+    app.use(refuseStaleRequests([path, actionsPath]));
+    app.use(http.router);
+  }
   const identity = await channel.client.auth.test().then(
     (result) => `@${result.user ?? "bot"} in ${result.team ?? "the workspace"}`,
     (error: unknown) => {
@@ -142,11 +157,27 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
       return undefined;
     },
   );
+  if (!identity) {
+    const detail = "auth.test failed: check SLACK_BOT_TOKEN and SLACK_API_URL";
+    return { channel, status: { name, enabled: false, detail }, stop: stopNothing };
+  }
+  if (!socket) {
+    const detail = `${identity}, events at ${path}, actions at ${actionsPath}`;
+    return { channel, status: { name, enabled: true, detail }, stop: stopNothing };
+  }
+  try {
+    await socket.start();
+  } catch (error) {
+    log.error({ channel: "slack", botId, reason: String(error) }, "Slack Socket Mode could not connect");
+    const detail = "Socket Mode could not connect: check SLACK_APP_TOKEN (xapp-…, scope connections:write)";
+    return { channel, status: { name, enabled: false, detail }, stop: stopNothing };
+  }
   return {
     channel,
-    status: identity
-      ? { name, enabled: true, detail: `${identity}, events at ${path}, actions at ${actionsPath}` }
-      : { name, enabled: false, detail: "auth.test failed: check SLACK_BOT_TOKEN and SLACK_API_URL" },
+    status: { name, enabled: true, detail: `${identity}, Socket Mode` },
+    stop: async () => {
+      await socket.stop();
+    },
   };
 }
 
