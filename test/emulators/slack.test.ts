@@ -1,8 +1,10 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { SocketModeClient } from "@slack/socket-mode";
 import { ErrorCode, LogLevel, type WebAPIPlatformError, type WebAPIRateLimitedError, WebClient } from "@slack/web-api";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { WebSocket } from "ws";
 import { SlackEmulator, type SlackLimits } from "./slack.js";
 
 /** Limits no test outside the rate-limit ones reaches. */
@@ -375,5 +377,138 @@ describe("SlackEmulator files and events", () => {
     } finally {
       await new Promise((resolve) => receiver.close(resolve));
     }
+  });
+});
+
+/** What SocketModeClient's `slack_event` listeners get. */
+interface SocketModeEvent {
+  ack: (response?: Record<string, unknown>) => Promise<void>;
+  envelope_id: string;
+  type: string;
+  body: { type?: string; event?: { type?: string } };
+  retry_num?: number;
+  retry_reason?: string;
+  accepts_response_payload?: boolean;
+}
+
+/** A raw WebSocket to `url` once open, with the first message it got. */
+function openSocket(url: string): Promise<{ socket: WebSocket; first: unknown }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.once("message", (data) => resolve({ socket, first: JSON.parse(String(data)) }));
+    socket.once("error", reject);
+  });
+}
+
+/** The HTTP status the emulator refuses a WebSocket upgrade to `url` with. */
+function upgradeRefusal(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.on("error", () => {});
+    socket.once("open", () => reject(new Error("the upgrade was accepted")));
+    socket.once("unexpected-response", (req, res) => {
+      resolve(res.statusCode ?? 0);
+      req.destroy();
+    });
+  });
+}
+
+const HELLO = {
+  type: "hello",
+  num_connections: 1,
+  debug_info: { host: "emulator", build_number: 1, approximate_connection_time: 18060 },
+  connection_info: { app_id: "A0EMULATOR" },
+};
+
+describe("SlackEmulator Socket Mode", () => {
+  it("connects SocketModeClient and sends it events and interactions, resolving with the acks", async () => {
+    const { emulator } = await start();
+    const client = new SocketModeClient({
+      appToken: emulator.appToken,
+      clientOptions: { slackApiUrl: emulator.url },
+      logLevel: LogLevel.ERROR,
+    });
+    const received: Omit<SocketModeEvent, "ack">[] = [];
+    client.on("slack_event", async ({ ack, ...event }: SocketModeEvent) => {
+      received.push(event);
+      // Leaves reactions unacknowledged, to see the emulator time out.
+      if (event.body.event?.type === "reaction_added") return;
+      await ack(event.body.type === "view_submission" ? { response_action: "clear" } : undefined);
+    });
+    try {
+      await client.start();
+      expect(emulator.socketConnections).toBe(1);
+
+      const payload = {
+        type: "event_callback",
+        team_id: emulator.teamId,
+        event_id: "Ev1",
+        event: { type: "message", channel: "D1", user: "U0USER", text: "hi", ts: THREAD },
+      };
+      const ack = await emulator.sendOverSocket(payload, { retryAttempt: 1, retryReason: "timeout" });
+      expect(ack).toEqual({ envelope_id: expect.any(String), payload: {} });
+      expect(received).toEqual([
+        {
+          envelope_id: ack.envelope_id,
+          type: "events_api",
+          body: payload,
+          retry_num: 1,
+          retry_reason: "timeout",
+          accepts_response_payload: false,
+        },
+      ]);
+
+      const action = { type: "block_actions", actions: [{ action_id: "retry", value: "1" }] };
+      expect(await emulator.sendOverSocket(action, { kind: "interactive" })).toMatchObject({ payload: {} });
+      const submission = { type: "view_submission", view: { id: "V1" } };
+      const submitted = await emulator.sendOverSocket(submission, { kind: "interactive" });
+      expect(submitted.payload).toEqual({ response_action: "clear" });
+      expect(
+        received.slice(1).map(({ type, body, accepts_response_payload }) => [type, body, accepts_response_payload]),
+      ).toEqual([
+        ["interactive", action, false],
+        ["interactive", submission, true],
+      ]);
+
+      const reaction = { ...payload, event_id: "Ev2", event: { type: "reaction_added", reaction: "eyes" } };
+      await expect(emulator.sendOverSocket(reaction, { timeoutMs: 50 })).rejects.toThrow(/no ack/);
+      expect(received).toHaveLength(4);
+
+      expect(emulator.callsTo("apps.connections.open")).toMatchObject([{ ok: true, params: {}, status: 200 }]);
+      expect(JSON.stringify(emulator.calls)).not.toContain(emulator.appToken);
+    } finally {
+      await client.disconnect();
+    }
+    await vi.waitFor(() => expect(emulator.socketConnections).toBe(0), { timeout: 2000, interval: 10 });
+    await expect(emulator.sendOverSocket({ type: "event_callback" })).rejects.toThrow(/no Socket Mode connection/);
+  });
+
+  it("opens connections only for the app-level token, each ticket once", async () => {
+    const { emulator } = await start();
+    expect(await refusal(clientOf(emulator, emulator.token).apps.connections.open())).toBe("not_allowed_token_type");
+    expect(await refusal(clientOf(emulator, "xapp-1-wrong").apps.connections.open())).toBe("invalid_auth");
+    expect(await refusal(clientOf(emulator).apps.connections.open())).toBe("not_authed");
+    expect(await refusal(clientOf(emulator, emulator.appToken).auth.test())).toBe("not_allowed_token_type");
+
+    const { url } = await clientOf(emulator, emulator.appToken).apps.connections.open();
+    const port = new URL(emulator.url).port;
+    expect(url).toMatch(new RegExp(`^ws://127\\.0\\.0\\.1:${port}/link/\\?ticket=[\\w-]+$`));
+    const { socket, first } = await openSocket(String(url));
+    expect(first).toEqual(HELLO);
+    expect(emulator.socketConnections).toBe(1);
+    expect(await upgradeRefusal(String(url))).toBe(403);
+    expect(await upgradeRefusal(`ws://127.0.0.1:${port}/link/`)).toBe(401);
+    expect(await upgradeRefusal(`ws://127.0.0.1:${port}/link/?ticket=made-up`)).toBe(403);
+
+    // Closing the emulator ends the socket and the ack it waited for.
+    const pending = emulator.sendOverSocket({ type: "event_callback" }).then(
+      () => "acked",
+      (error: Error) => error.message,
+    );
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    await emulator.close();
+    expect(await pending).toMatch(/emulator closed|socket closed/);
+    await closed;
+    expect(emulator.socketConnections).toBe(0);
   });
 });

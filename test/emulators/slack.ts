@@ -7,8 +7,10 @@ import { refuse, SlackApiError } from "./slack-errors.js";
 import { SlackFiles } from "./slack-files.js";
 import { mergeLimits, retryAfterSeconds, type SlackLimits, SlackRateLimits } from "./slack-limits.js";
 import { filledParam, type Params, readParams, stringParam, tokenOf } from "./slack-params.js";
+import { type SlackSocketAck, SlackSocketMode, type SlackSocketSendOptions } from "./slack-socket.js";
 
 export type { SlackLimits, SlackMethodLimit } from "./slack-limits.js";
+export type { SlackSocketAck, SlackSocketSendOptions } from "./slack-socket.js";
 
 /** One Web API call the emulator received, answered or not. */
 export interface SlackCall {
@@ -55,6 +57,8 @@ export interface SlackMessage {
 export interface SlackEmulatorOptions {
   /** Default "xoxb-test-token". */
   token?: string;
+  /** The app-level token apps.connections.open (Socket Mode) takes, default "xapp-1-test-app-token". */
+  appToken?: string;
   /** Default "T0TEST". */
   teamId?: string;
   /** Default "U0BOT". */
@@ -85,10 +89,12 @@ type Handler = (params: Params, at: number) => object;
  * A local Slack Web API server (https://docs.slack.dev/reference/methods) for end-to-end tests and benchmarks: give
  * WebClient `slackApiUrl: emulator.url`. It keeps the messages the bot posts, updates and streams, enforces per-method
  * and per-channel rate limits with 429 and Retry-After, serves private files, delivers signed events, and records
- * every call.
+ * every call. Socket Mode works too: apps.connections.open (with the app-level token) hands out a WebSocket URL on
+ * the same server for SocketModeClient, and {@link SlackEmulator.sendOverSocket} sends events over it.
  */
 export class SlackEmulator {
   readonly token: string;
+  readonly appToken: string;
   readonly teamId: string;
   readonly botUserId: string;
   readonly botId: string;
@@ -109,6 +115,7 @@ export class SlackEmulator {
   #lastTs = 0;
   /** Event deliveries reuse connections, as Slack's do. */
   readonly #deliveries = new Agent();
+  readonly #socketMode = new SlackSocketMode();
 
   readonly #methods = new Map<string, Handler>(
     Object.entries<Handler>({
@@ -119,6 +126,9 @@ export class SlackEmulator {
         team_id: this.teamId,
         user_id: this.botUserId,
         bot_id: this.botId,
+      }),
+      "apps.connections.open": () => ({
+        url: `${this.#origin.replace(/^http/, "ws")}/link/?ticket=${this.#socketMode.ticket()}`,
       }),
       "chat.postMessage": (params, at) => this.#postMessage(params, at),
       "chat.update": (params, at) => this.#update(params, at),
@@ -138,6 +148,7 @@ export class SlackEmulator {
   private constructor(server: Server, options: SlackEmulatorOptions) {
     this.#server = server;
     this.token = options.token ?? "xoxb-test-token";
+    this.appToken = options.appToken ?? "xapp-1-test-app-token";
     this.teamId = options.teamId ?? "T0TEST";
     this.botUserId = options.botUserId ?? "U0BOT";
     this.botId = options.botId ?? "B0BOT";
@@ -151,6 +162,7 @@ export class SlackEmulator {
     const emulator = new SlackEmulator(createServer(), options);
     // A request cut off mid-body leaves nobody to answer.
     emulator.#server.on("request", (req, res) => void emulator.#handle(req, res).catch(() => res.destroy()));
+    emulator.#server.on("upgrade", (req, socket, head) => emulator.#socketMode.upgrade(req, socket, head));
     await new Promise<void>((resolve) => emulator.#server.listen(options.port ?? 0, "127.0.0.1", resolve));
     return emulator;
   }
@@ -241,6 +253,23 @@ export class SlackEmulator {
     return deliverEvent(this.#deliveries, url, payload, options);
   }
 
+  /** Sockets connected through apps.connections.open right now. */
+  get socketConnections(): number {
+    return this.#socketMode.connections;
+  }
+
+  /**
+   * Sends an Events API payload (the same envelope as `deliver` posts: { type: "event_callback", event_id, event,
+   * team_id, ... }) or an interactivity payload (kind "interactive", e.g. a block_actions body) to a connected socket
+   * (the newest), as Slack does in Socket Mode: { envelope_id, type: "events_api" | "interactive", payload,
+   * accepts_response_payload, retry_attempt, retry_reason }. Resolves with the ack (the client's { envelope_id,
+   * payload? } message) or rejects after `timeoutMs` (default 3000) without one, like Slack, which retries
+   * unacknowledged envelopes; rejects too when the socket closes first. Rejects when no socket is connected.
+   */
+  sendOverSocket(payload: object, options?: SlackSocketSendOptions): Promise<SlackSocketAck> {
+    return this.#socketMode.send(payload, options);
+  }
+
   /** Forgets calls, messages, statuses and the rate-limit state (not users, files or settings). */
   reset(): void {
     this.calls.length = 0;
@@ -250,8 +279,9 @@ export class SlackEmulator {
     this.#rateLimits = new SlackRateLimits(this.#limits);
   }
 
-  /** Stops the server, cutting keep-alive connections. */
+  /** Stops the server, cutting keep-alive connections and Socket Mode sockets. */
   async close(): Promise<void> {
+    await this.#socketMode.close();
     const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
     this.#server.closeAllConnections();
     await Promise.all([closed, this.#deliveries.destroy()]);
@@ -277,7 +307,7 @@ export class SlackEmulator {
       const handler = this.#methods.get(method);
       if (!handler) throw new SlackApiError("unknown_method", 404);
       if (!token) throw refuse("not_authed");
-      if (token !== this.token) throw refuse("invalid_auth");
+      this.#authorize(method, token);
       const channel = String(params.channel ?? "");
       const waitMs = this.#rateLimits.waitMs(method, channel, at);
       if (waitMs > 0) throw new SlackApiError("ratelimited", 429, retryAfterSeconds(waitMs));
@@ -297,6 +327,14 @@ export class SlackEmulator {
         error.retryAfter === undefined ? {} : { "retry-after": String(error.retryAfter) },
       );
     }
+  }
+
+  /** Socket Mode's apps.connections.open takes only the app-level token, every other method only the bot token. */
+  #authorize(method: string, token: string): void {
+    const [expected, other] =
+      method === "apps.connections.open" ? [this.appToken, this.token] : [this.token, this.appToken];
+    if (token === other) throw refuse("not_allowed_token_type");
+    if (token !== expected) throw refuse("invalid_auth");
   }
 
   #postMessage(params: Params, at: number): object {
