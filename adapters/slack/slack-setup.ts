@@ -113,6 +113,7 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
     clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 2 } },
   });
   const channel = new SlackChannel({ token: slack.botToken, apiUrl: slack.apiUrl, botId, log });
+  const threads = new SlackThreads(options.memory, botId, options.threadMemoryMs);
   const receive = async ({ event, context, body }: { event: unknown; context: SlackContext; body: unknown }) => {
     const message = event as SlackMessageEvent;
     const inChannelThread = message.thread_ts !== undefined && message.channel_type !== "im";
@@ -130,7 +131,6 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
     const { target } = parsed.message;
     if (target.isGroup && target.threadId !== undefined) await threads.join(target.chatId, target.threadId);
   };
-  const threads = new SlackThreads(options.memory, botId, options.threadMemoryMs);
   bolt.event("message", receive);
   bolt.event("app_mention", receive);
   bolt.event("assistant_thread_started", receive);
