@@ -6,6 +6,7 @@ import { type TelegramWebhook, telegramWebhookRoutes } from "../adapters/telegra
 import { type RunningTelegram, startTelegram } from "../adapters/telegram/telegram-setup.js";
 import { WebChannel } from "../adapters/web/web-channel.js";
 import { webChatRoutes } from "../adapters/web/web-routes.js";
+import { startWhatsApp } from "../adapters/whatsapp/whatsapp-setup.js";
 import { Bridge } from "./bridge/bridge.js";
 import { createBridgeMetrics } from "./bridge/metrics.js";
 import { type BridgeStore, openBridgeStore } from "./bridge/store/bridge-store.js";
@@ -130,7 +131,13 @@ export async function startBridge(
       { name: "web chat", enabled: true, detail: `${config.bridge.publicUrl ?? url}/` },
       ...telegrams.map((running) => running.status),
       ...slacks.map((running) => running.status),
-      { name: "WhatsApp", enabled: false, detail: "not in this version yet (WHATSAPP_ACCESS_TOKEN …)" },
+      startWhatsApp({
+        whatsapp: config.whatsapp,
+        bridge,
+        app,
+        log,
+        onStatus: (status) => metrics.platformStatuses.inc({ channel: "whatsapp", status }),
+      }).status,
     ];
     return {
       url,

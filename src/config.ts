@@ -49,6 +49,15 @@ export interface Config {
     appToken: string | undefined;
     apiUrl: string;
   };
+  /** The WhatsApp Cloud API channel; enabled when the access token, phone number id, app secret and verify token are set. */
+  whatsapp: {
+    accessToken: string | undefined;
+    phoneNumberId: string | undefined;
+    appSecret: string | undefined;
+    verifyToken: string | undefined;
+    apiUrl: string;
+    apiVersion: string;
+  };
   /** The bots listed in the BRIDGE_CONFIG file, besides the bot `default` that the variables describe. */
   bots: NamedBot[];
   /** An OpenAI-compatible provider for the embedded server; undefined fields = not configured. */
@@ -216,6 +225,30 @@ const VARIABLES = {
       .default("https://slack.com/api/"),
     fix: "the Web API root, https://slack.com/api/ by default (an emulator in tests)",
   },
+  WHATSAPP_ACCESS_TOKEN: optionalText("a system user's permanent access token with whatsapp_business_messaging", true),
+  WHATSAPP_PHONE_NUMBER_ID: {
+    schema: z.string().trim().regex(/^\d+$/, "must be the numeric phone number id (not the phone number)").optional(),
+    fix: "the phone number id from WhatsApp Manager → API Setup",
+  },
+  WHATSAPP_APP_SECRET: optionalText("the Meta app's App Secret (App settings → Basic), which signs the webhooks", true),
+  WHATSAPP_VERIFY_TOKEN: optionalText(
+    "any string you also enter as the webhook's Verify token in the app dashboard",
+    true,
+  ),
+  WHATSAPP_API_URL: {
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .transform((url) => url.replace(/\/+$/, ""))
+      .default("https://graph.facebook.com"),
+    fix: "the Graph API root, https://graph.facebook.com by default (an emulator in tests)",
+  },
+  WHATSAPP_API_VERSION: {
+    schema: z
+      .string()
+      .regex(/^v\d+\.\d+$/, "must look like v26.0")
+      .default("v26.0"),
+    fix: "a Graph API version such as v26.0 (the default)",
+  },
   BRIDGE_CONFIG: optionalText("the path of a JSON or YAML file listing more bots (see the README), or leave it unset"),
   LLM_BASE_URL: {
     schema: httpUrl,
@@ -308,6 +341,14 @@ export function loadConfig(
       signingSecret: v.SLACK_SIGNING_SECRET,
       appToken: v.SLACK_APP_TOKEN,
       apiUrl: v.SLACK_API_URL,
+    },
+    whatsapp: {
+      accessToken: v.WHATSAPP_ACCESS_TOKEN,
+      phoneNumberId: v.WHATSAPP_PHONE_NUMBER_ID,
+      appSecret: v.WHATSAPP_APP_SECRET,
+      verifyToken: v.WHATSAPP_VERIFY_TOKEN,
+      apiUrl: v.WHATSAPP_API_URL,
+      apiVersion: v.WHATSAPP_API_VERSION,
     },
     bots: v.BRIDGE_CONFIG ? loadBotsFile(v.BRIDGE_CONFIG, source, cwd) : [],
     llm: { baseUrl: v.LLM_BASE_URL, apiKey: v.LLM_API_KEY, model: v.LLM_MODEL },

@@ -45,6 +45,14 @@ describe("loadConfig", () => {
       },
       telegram: { botToken: undefined, webhookSecret: undefined, apiRoot: "https://api.telegram.org", mode: "webhook" },
       slack: { botToken: undefined, signingSecret: undefined, appToken: undefined, apiUrl: "https://slack.com/api/" },
+      whatsapp: {
+        accessToken: undefined,
+        phoneNumberId: undefined,
+        appSecret: undefined,
+        verifyToken: undefined,
+        apiUrl: "https://graph.facebook.com",
+        apiVersion: "v26.0",
+      },
       bots: [],
       llm: { baseUrl: undefined, apiKey: undefined, model: undefined },
     });

@@ -12,6 +12,8 @@ export interface BridgeMetrics {
   /** 429s the platforms answered despite the pacer. */
   platformRateLimited: Counter<"channel">;
   upstreamErrors: Counter<"kind">;
+  /** Status updates the platforms reported for sent messages (WhatsApp: sent, delivered, read, failed). */
+  platformStatuses: Counter<"channel" | "status">;
   activeStreams: Gauge;
 }
 
@@ -63,6 +65,12 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       name: "chatbridge_upstream_errors_total",
       help: "Chatbot API failures",
       labelNames: ["kind"],
+      ...common,
+    }),
+    platformStatuses: new Counter({
+      name: "chatbridge_platform_statuses_total",
+      help: "Delivery status updates of sent messages, by channel and status",
+      labelNames: ["channel", "status"],
       ...common,
     }),
     activeStreams: new Gauge({ name: "chatbridge_active_streams", help: "Answers being streamed now", ...common }),

@@ -1,0 +1,146 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import express, { type Request, type Response, type Router } from "express";
+import type { Channel } from "../../src/bridge/channel.js";
+import type { InboundSink } from "../../src/bridge/inbound.js";
+import type { Logger } from "../../src/log.js";
+import { WhatsAppChannel } from "./whatsapp-channel.js";
+import { parseDelivery } from "./whatsapp-updates.js";
+
+/** The webhook path; Meta allows one callback URL per app. */
+export const WHATSAPP_WEBHOOK_PATH = "/webhooks/whatsapp";
+
+/** WHATSAPP_* as read by the configuration. */
+export interface WhatsAppSettings {
+  accessToken: string | undefined;
+  phoneNumberId: string | undefined;
+  appSecret: string | undefined;
+  verifyToken: string | undefined;
+  apiUrl: string;
+  apiVersion: string;
+}
+
+/** What {@link startWhatsApp} needs. */
+export interface WhatsAppStartOptions {
+  whatsapp: WhatsAppSettings;
+  bridge: InboundSink & { attach(channel: Channel): void };
+  app: { use: Router["use"] };
+  log: Logger;
+  /** Called for each status update of a sent message (sent, delivered, read, failed), for the metrics. */
+  onStatus?: (status: string) => void;
+}
+
+/** One line of the start banner. */
+export interface WhatsAppStatus {
+  name: string;
+  enabled: boolean;
+  detail: string;
+}
+
+/**
+ * Starts WhatsApp when all four settings are there: `GET /webhooks/whatsapp` answers Meta's subscription handshake
+ * (the challenge when `hub.verify_token` matches, compared in constant time; 403 otherwise), and
+ * `POST /webhooks/whatsapp` checks `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with the app secret, in
+ * constant time; 401 and nothing processed otherwise), hands every message of the delivery to the bridge in order
+ * and answers 200 at once — 500 if the bridge could not take them, so Meta delivers again (it retries for days,
+ * and the bridge deduplicates on the message id).
+ */
+export function startWhatsApp(options: WhatsAppStartOptions): {
+  channel: WhatsAppChannel | undefined;
+  status: WhatsAppStatus;
+} {
+  const { whatsapp, bridge, app, log } = options;
+  const missing = (
+    [
+      ["WHATSAPP_ACCESS_TOKEN", whatsapp.accessToken],
+      ["WHATSAPP_PHONE_NUMBER_ID", whatsapp.phoneNumberId],
+      ["WHATSAPP_APP_SECRET", whatsapp.appSecret],
+      ["WHATSAPP_VERIFY_TOKEN", whatsapp.verifyToken],
+    ] as const
+  ).flatMap(([name, value]) => (value ? [] : [name]));
+  if (missing.length > 0) {
+    return {
+      channel: undefined,
+      status: { name: "WhatsApp", enabled: false, detail: `set ${missing.join(", ")} to enable` },
+    };
+  }
+  const phoneNumberId = whatsapp.phoneNumberId as string;
+  const appSecret = whatsapp.appSecret as string;
+  const verifyToken = whatsapp.verifyToken as string;
+  const channel = new WhatsAppChannel({
+    accessToken: whatsapp.accessToken as string,
+    phoneNumberId,
+    apiUrl: whatsapp.apiUrl,
+    apiVersion: whatsapp.apiVersion,
+    log,
+  });
+  bridge.attach(channel);
+  const router = express.Router();
+  router.get(WHATSAPP_WEBHOOK_PATH, (req: Request, res: Response) => {
+    const token = typeof req.query["hub.verify_token"] === "string" ? req.query["hub.verify_token"] : undefined;
+    if (req.query["hub.mode"] === "subscribe" && token !== undefined && sameSecret(verifyToken, token)) {
+      res.type("text/plain").send(String(req.query["hub.challenge"] ?? ""));
+      return;
+    }
+    res.status(403).send("verification failed");
+  });
+  // Meta's deliveries are small; the raw bytes are what the signature covers.
+  router.post(
+    WHATSAPP_WEBHOOK_PATH,
+    express.raw({ type: () => true, limit: "3mb" }),
+    async (req: Request, res: Response) => {
+      const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const expected = `sha256=${createHmac("sha256", appSecret).update(raw).digest("hex")}`;
+      if (!sameSecret(expected, req.get("x-hub-signature-256") ?? "")) {
+        res.status(401).json({ error: "wrong or missing X-Hub-Signature-256" });
+        return;
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(raw.toString("utf8"));
+      } catch {
+        // Authentic but unreadable: retrying would not help.
+        res.status(200).json({ status: "ignored" });
+        return;
+      }
+      const delivery = parseDelivery(body, { botId: "default", phoneNumberId });
+      for (const status of delivery.statuses) options.onStatus?.(status.status);
+      try {
+        for (const message of delivery.messages) {
+          const outcome = await bridge.accept(message);
+          if (outcome === "stopping") {
+            res.status(503).json({ status: "stopping" });
+            return;
+          }
+          // Read and "typing…" at once, outside the pacing of messages (it is not one): the person sees the message
+          // was taken even while earlier answers are still going out; the bridge renews it while the answer comes.
+          if (outcome === "accepted") {
+            channel.typing(message.target).catch((error: unknown) => {
+              log.debug({ channel: "whatsapp", reason: String(error) }, "read receipt not sent");
+            });
+          }
+        }
+      } catch (error) {
+        log.warn({ err: error, channel: "whatsapp" }, "delivery not taken; WhatsApp will retry");
+        res.status(500).json({ error: "the delivery could not be taken; retry" });
+        return;
+      }
+      res.status(200).json({ status: "accepted", messages: delivery.messages.length });
+    },
+  );
+  app.use(router);
+  return {
+    channel,
+    status: {
+      name: "WhatsApp",
+      enabled: true,
+      detail: `phone number id ${phoneNumberId}, webhook ${WHATSAPP_WEBHOOK_PATH}`,
+    },
+  };
+}
+
+/** Constant-time comparison; only the length can be learnt. */
+function sameSecret(expected: string, received: string): boolean {
+  const a = Buffer.from(expected, "utf8");
+  const b = Buffer.from(received, "utf8");
+  return a.length === b.length && timingSafeEqual(a, b);
+}

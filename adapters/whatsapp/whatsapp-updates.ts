@@ -1,0 +1,147 @@
+import type { InboundMessage, MediaRef } from "../../src/bridge/inbound.js";
+import { ASK_PREFIX } from "./whatsapp-channel.js";
+
+/** One message of a delivery (https://developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/overview). */
+interface WhatsAppMessage {
+  from?: string;
+  from_user_id?: string;
+  id: string;
+  timestamp?: string;
+  type: string;
+  text?: { body?: string };
+  interactive?: {
+    type: string;
+    button_reply?: { id: string; title: string };
+    list_reply?: { id: string; title: string };
+  };
+  button?: { text?: string; payload?: string };
+  image?: WhatsAppMedia;
+  audio?: WhatsAppMedia & { voice?: boolean };
+  video?: WhatsAppMedia;
+  document?: WhatsAppMedia & { filename?: string };
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+  contacts?: { name?: { formatted_name?: string }; phones?: { phone?: string }[] }[];
+}
+
+interface WhatsAppMedia {
+  id: string;
+  mime_type?: string;
+  caption?: string;
+}
+
+interface WhatsAppValue {
+  metadata?: { phone_number_id?: string };
+  contacts?: { profile?: { name?: string }; wa_id?: string; user_id?: string }[];
+  messages?: WhatsAppMessage[];
+  statuses?: { id: string; status: string; recipient_id?: string; errors?: { code: number; title?: string }[] }[];
+}
+
+/** A status update of a message the bot sent: recorded for metrics, never answered. */
+export interface WhatsAppStatus {
+  messageId: string;
+  status: string;
+  errorCode: number | undefined;
+}
+
+/** What one delivery holds for the bridge. */
+export interface ParsedDelivery {
+  messages: InboundMessage[];
+  statuses: WhatsAppStatus[];
+  /** Messages left out, with why (a reaction, an unsupported type, another phone number…). */
+  ignored: string[];
+}
+
+const CHANNEL = "whatsapp";
+
+/**
+ * Reads every entry and change of a webhook delivery (one delivery may carry several messages, in order). Each
+ * message becomes an {@link InboundMessage} whose event id is its `wamid`, the key WhatsApp retries under for days.
+ * Button and list replies are asked as the question they carry (or their title), template buttons as their text; photos, voice notes, audio,
+ * video and documents become media (with their caption as text); a location or a shared contact becomes a line of
+ * text. Reactions, stickers, orders and system messages are left out, as are messages to another phone number id
+ * than this bot's (one Meta app may serve several numbers).
+ */
+export function parseDelivery(
+  body: unknown,
+  context: { botId: string; phoneNumberId: string; now?: () => Date },
+): ParsedDelivery {
+  const parsed: ParsedDelivery = { messages: [], statuses: [], ignored: [] };
+  const entries = (body as { entry?: { changes?: { field?: string; value?: WhatsAppValue }[] }[] })?.entry ?? [];
+  for (const change of entries.flatMap((entry) => entry.changes ?? [])) {
+    const value = change.value;
+    if (change.field !== "messages" || !value) continue;
+    if (value.metadata?.phone_number_id !== context.phoneNumberId) {
+      parsed.ignored.push(`messages for phone number id ${value.metadata?.phone_number_id}`);
+      continue;
+    }
+    for (const status of value.statuses ?? []) {
+      parsed.statuses.push({ messageId: status.id, status: status.status, errorCode: status.errors?.[0]?.code });
+    }
+    for (const message of value.messages ?? []) {
+      const from = message.from ?? message.from_user_id;
+      const content = contentOf(message);
+      if (!from || !content) {
+        parsed.ignored.push(`${message.type} message`);
+        continue;
+      }
+      const contact = value.contacts?.find((candidate) => candidate.wa_id === from || candidate.user_id === from);
+      parsed.messages.push({
+        channel: CHANNEL,
+        botId: context.botId,
+        eventId: message.id,
+        // The user's message id is what read receipts and the typing indicator refer to.
+        target: { chatId: from, isGroup: false, replyToMessageId: message.id },
+        user: { id: from, name: contact?.profile?.name },
+        text: content.text,
+        media: content.media,
+        receivedAt: context.now?.() ?? new Date(),
+      });
+    }
+  }
+  return parsed;
+}
+
+function contentOf(message: WhatsAppMessage): { text: string; media: MediaRef[] } | undefined {
+  const text = (value: string | undefined) => (value?.trim() ? { text: value.trim(), media: [] } : undefined);
+  switch (message.type) {
+    case "text":
+      return text(message.text?.body);
+    case "interactive": {
+      // Our suggested questions carry the whole question in their id; other replies are asked as their title.
+      const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
+      return text(reply?.id.startsWith(ASK_PREFIX) ? reply.id.slice(ASK_PREFIX.length) : reply?.title);
+    }
+    case "button":
+      return text(message.button?.text ?? message.button?.payload);
+    case "image":
+      return media("image", message.image);
+    case "audio":
+      return media(message.audio?.voice ? "voice" : "audio", message.audio);
+    case "video":
+      return media("video", message.video);
+    case "document":
+      return media("document", message.document, message.document?.filename);
+    case "location": {
+      const place = message.location;
+      if (!place) return undefined;
+      const named = [place.name, place.address].filter(Boolean).join(", ");
+      return text(`📍 ${place.latitude}, ${place.longitude}${named ? ` (${named})` : ""}`);
+    }
+    case "contacts": {
+      const cards = (message.contacts ?? []).map((card) =>
+        [card.name?.formatted_name, ...(card.phones ?? []).map((phone) => phone.phone)].filter(Boolean).join(" "),
+      );
+      return text(cards.length > 0 ? `Contact: ${cards.join("; ")}` : undefined);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function media(kind: MediaRef["kind"], file: WhatsAppMedia | undefined, fileName?: string) {
+  if (!file) return undefined;
+  return {
+    text: file.caption?.trim() ?? "",
+    media: [{ kind, platformId: file.id, mimeType: file.mime_type, fileName }],
+  };
+}

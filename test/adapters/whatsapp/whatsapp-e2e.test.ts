@@ -1,0 +1,152 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
+import { loadConfig } from "../../../src/config.js";
+import { createLogger } from "../../../src/log.js";
+import { WhatsAppEmulator } from "../../emulators/whatsapp.js";
+import { freePort, until } from "../../support/waiting.js";
+import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
+
+const FIXTURES = new URL("../../../../shared/fixtures/vercel-chat/", import.meta.url);
+const fixture = JSON.parse(readFileSync(new URL("dm-whatsapp.json", FIXTURES), "utf8"));
+const VERIFY_TOKEN = "verify-me-42";
+
+let whatsapp: WhatsAppEmulator;
+let chatbot: ScriptedChatbot;
+let running: RunningBridge;
+let webhook: string;
+
+beforeAll(async () => {
+  [whatsapp, chatbot] = await Promise.all([
+    WhatsAppEmulator.start({ phoneNumberId: fixture.phoneNumberId }),
+    ScriptedChatbot.start(),
+  ]);
+  const config = loadConfig(
+    {
+      PORT: String(await freePort()),
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "chatbridge-whatsapp-")),
+      STORE_URL: "memory://",
+      CHATBOT_API_URL: chatbot.url,
+      CHATBOT_API_KEY: "sk-test",
+      CHATBOT_SERIAL_NUMBER: "homes",
+      WHATSAPP_ACCESS_TOKEN: whatsapp.accessToken,
+      WHATSAPP_PHONE_NUMBER_ID: whatsapp.phoneNumberId,
+      WHATSAPP_APP_SECRET: whatsapp.appSecret,
+      WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
+      WHATSAPP_API_URL: whatsapp.url,
+      WHATSAPP_API_VERSION: whatsapp.version,
+    },
+    { envFile: undefined },
+  );
+  running = await startBridge(config, createLogger("silent"), { host: "127.0.0.1" });
+  webhook = `${running.url}/webhooks/whatsapp`;
+});
+
+afterAll(async () => {
+  await running?.close(1000);
+  await Promise.all([whatsapp?.close(), chatbot?.close()]);
+});
+
+afterEach(() => {
+  // The pacer keeps every message within WhatsApp's pair and number limits.
+  expect(whatsapp.rateLimited()).toEqual([]);
+});
+
+let nextUser = 15550003000;
+const texts = (waId: string) => whatsapp.sentTo(waId).map((message) => message.text ?? "");
+
+async function answered(waId: string, count: number): Promise<void> {
+  await until(() => (whatsapp.sentTo(waId).length >= count ? true : undefined), 20_000);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+describe("WhatsApp end to end (Cloud API emulator, scripted chatbot)", () => {
+  it("answers Meta's verification handshake only with the right verify token", async () => {
+    expect(await whatsapp.verify(webhook, VERIFY_TOKEN, "1158201444")).toEqual({ status: 200, body: "1158201444" });
+    expect((await whatsapp.verify(webhook, "wrong-token", "1158201444")).status).toBe(403);
+    expect(running.channels.find((channel) => channel.name === "WhatsApp")).toMatchObject({ enabled: true });
+  });
+
+  it("answers the recorded delivery: read + typing, greeting with reply buttons, then the exact text", async () => {
+    chatbot.answer = (question) => ({ fragments: ["**Vercel** ", "answers ", `"${question}"`], firstFragmentMs: 300 });
+    const delivered = await whatsapp.deliver(webhook, fixture.firstMessage);
+    expect(delivered.status).toBe(200);
+    const user = fixture.firstMessage.entry[0].changes[0].value.messages[0].from as string;
+    await answered(user, 2);
+    const [greeting, answer] = whatsapp.sentTo(user);
+    expect(greeting?.interactive).toMatchObject({
+      type: "button",
+      body: { text: "Welcome to *Homes*!" },
+      action: { buttons: [{ reply: { title: "Homes for sale" } }, { reply: { title: "Rentals" } }] },
+    });
+    expect(answer).toMatchObject({ type: "text", text: '*Vercel* answers "What is Vercel?"' });
+    expect(
+      whatsapp.readReceipts().some((receipt) => receipt.messageId === "wamid.FAKE_MSG_ID_001" && receipt.typing),
+    ).toBe(true);
+  });
+
+  it("refuses a bad signature with 401 and processes nothing", async () => {
+    const asked = chatbot.asks.length;
+    const user = String(++nextUser);
+    const delivery = whatsapp.delivery([{ type: "text", text: { body: "sneaky" } }], { from: user });
+    expect((await whatsapp.deliver(webhook, delivery, { signature: "sha256=00" })).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(chatbot.asks.length).toBe(asked);
+    expect(whatsapp.sentTo(user)).toEqual([]);
+  });
+
+  it("answers a delivery received twice once, and two messages of one delivery in order", async () => {
+    chatbot.answer = (question) => ({ fragments: [`Re: ${question}`], pauseMs: 50 });
+    const repeated = String(++nextUser);
+    const twice = whatsapp.delivery([{ type: "text", text: { body: "once" } }], { from: repeated });
+    await whatsapp.deliver(webhook, twice);
+    await whatsapp.deliver(webhook, twice);
+    const user = String(++nextUser);
+    const pair = whatsapp.delivery(
+      [
+        { type: "text", text: { body: "first" } },
+        { type: "text", text: { body: "second" } },
+      ],
+      { from: user },
+    );
+    expect((await whatsapp.deliver(webhook, pair)).status).toBe(200);
+    // Greeting and two answers to one person: the third waits for the pair limit (about 8 s).
+    await answered(user, 3);
+    expect(texts(user).slice(1)).toEqual(["Re: first", "Re: second"]);
+    expect(texts(repeated).slice(1)).toEqual(["Re: once"]);
+    expect(chatbot.asks.filter((ask) => ask.content === "once")).toHaveLength(1);
+  }, 30_000);
+
+  it("sends a long answer as messages of at most 4096 characters, split between paragraphs", async () => {
+    const paragraphs = Array.from(
+      { length: 6 },
+      (_, n) => `Listing ${n + 1}: ${"Sunny flat, 3 rooms, near the park. ".repeat(35).trim()}`,
+    );
+    const answer = paragraphs.join("\n\n");
+    chatbot.answer = () => ({ fragments: answer.match(/[\s\S]{1,400}/g) ?? [], pauseMs: 5 });
+    const user = String(++nextUser);
+    await whatsapp.deliver(
+      webhook,
+      whatsapp.delivery([{ type: "text", text: { body: "all listings" } }], { from: user }),
+    );
+    await answered(user, 3);
+    const parts = texts(user).slice(1);
+    expect(parts.length).toBeGreaterThanOrEqual(2);
+    for (const part of parts) expect(part.length).toBeLessThanOrEqual(4096);
+    expect(parts.join("\n\n")).toBe(answer);
+  });
+
+  it("asks a tapped reply button's question", async () => {
+    chatbot.answer = (question) => ({ fragments: [`About ${question}`] });
+    const user = String(++nextUser);
+    const tap = {
+      type: "interactive",
+      interactive: { type: "button_reply", button_reply: { id: "ask:Rentals", title: "Rentals" } },
+    };
+    await whatsapp.deliver(webhook, whatsapp.delivery([tap], { from: user }));
+    await answered(user, 2);
+    expect(texts(user)[1]).toBe("About Rentals");
+  });
+});

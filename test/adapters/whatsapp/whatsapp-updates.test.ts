@@ -1,0 +1,108 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parseDelivery } from "../../../adapters/whatsapp/whatsapp-updates.js";
+
+const FIXTURES = new URL("../../../../shared/fixtures/vercel-chat/", import.meta.url);
+const fixture = JSON.parse(readFileSync(new URL("dm-whatsapp.json", FIXTURES), "utf8"));
+const context = { botId: "default", phoneNumberId: fixture.phoneNumberId as string, now: () => new Date(0) };
+
+/** A delivery to this bot's number with the given messages from one user (and statuses). */
+function delivery(messages: object[], extra: object = {}, phoneNumberId = context.phoneNumberId) {
+  return {
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: "1",
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: "15550001111", phone_number_id: phoneNumberId },
+              contacts: [{ profile: { name: "Ana" }, wa_id: "155500" }],
+              messages: messages.map((message, n) => ({
+                from: "155500",
+                id: `wamid.${n}`,
+                timestamp: "1",
+                ...message,
+              })),
+              ...extra,
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+describe("parseDelivery", () => {
+  it("reads the recorded text message: the wamid is the event id, the sender the conversation", () => {
+    expect(parseDelivery(fixture.firstMessage, context)).toEqual({
+      messages: [
+        {
+          channel: "whatsapp",
+          botId: "default",
+          eventId: "wamid.FAKE_MSG_ID_001",
+          target: { chatId: "15550002222", isGroup: false, replyToMessageId: "wamid.FAKE_MSG_ID_001" },
+          user: { id: "15550002222", name: "Test User" },
+          text: "What is Vercel?",
+          media: [],
+          receivedAt: new Date(0),
+        },
+      ],
+      statuses: [],
+      ignored: [],
+    });
+  });
+
+  it("records status updates without answering them", () => {
+    const parsed = parseDelivery(fixture.statusUpdate, context);
+    expect(parsed.messages).toEqual([]);
+    expect(parsed.statuses.length).toBeGreaterThan(0);
+  });
+
+  it("reads every kind of message a person sends, in order, and leaves out the rest", () => {
+    const parsed = parseDelivery(
+      delivery([
+        {
+          type: "interactive",
+          interactive: {
+            type: "list_reply",
+            list_reply: { id: "ask:Rentals in Austin under 2k", title: "Rentals in Austin und…" },
+          },
+        },
+        { type: "interactive", interactive: { type: "button_reply", button_reply: { id: "other", title: "Yes" } } },
+        { type: "button", button: { text: "Stop promotions", payload: "STOP" } },
+        { type: "image", image: { id: "m1", mime_type: "image/jpeg", caption: "this one?" } },
+        { type: "audio", audio: { id: "m2", mime_type: "audio/ogg; codecs=opus", voice: true } },
+        { type: "document", document: { id: "m3", mime_type: "application/pdf", filename: "offer.pdf" } },
+        { type: "location", location: { latitude: 30.27, longitude: -97.74, name: "Zilker Park" } },
+        { type: "contacts", contacts: [{ name: { formatted_name: "Bob" }, phones: [{ phone: "+1 555" }] }] },
+        { type: "reaction", reaction: { message_id: "wamid.x", emoji: "👍" } },
+        { type: "sticker", sticker: { id: "m4" } },
+      ]),
+      context,
+    );
+    expect(parsed.messages.map((message) => [message.text, message.media.map((media) => media.kind)])).toEqual([
+      ["Rentals in Austin under 2k", []],
+      ["Yes", []],
+      ["Stop promotions", []],
+      ["this one?", ["image"]],
+      ["", ["voice"]],
+      ["", ["document"]],
+      ["📍 30.27, -97.74 (Zilker Park)", []],
+      ["Contact: Bob +1 555", []],
+    ]);
+    expect(parsed.messages.map((message) => message.eventId)).toEqual(
+      [0, 1, 2, 3, 4, 5, 6, 7].map((n) => `wamid.${n}`),
+    );
+    expect(parsed.messages[5]?.media[0]).toMatchObject({ platformId: "m3", fileName: "offer.pdf" });
+    expect(parsed.ignored).toEqual(["reaction message", "sticker message"]);
+  });
+
+  it("leaves out messages to another phone number of the same app", () => {
+    const parsed = parseDelivery(delivery([{ type: "text", text: { body: "hi" } }], {}, "999"), context);
+    expect(parsed.messages).toEqual([]);
+    expect(parsed.ignored).toEqual(["messages for phone number id 999"]);
+  });
+});
