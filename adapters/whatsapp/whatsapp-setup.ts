@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import express, { type Request, type Response, type Router } from "express";
 import type { Channel } from "../../src/bridge/channel.js";
 import type { InboundSink } from "../../src/bridge/inbound.js";
+import type { Config } from "../../src/config.js";
 import type { Logger } from "../../src/log.js";
 import { WhatsAppChannel } from "./whatsapp-channel.js";
 import { parseDelivery } from "./whatsapp-updates.js";
@@ -10,14 +11,7 @@ import { parseDelivery } from "./whatsapp-updates.js";
 export const WHATSAPP_WEBHOOK_PATH = "/webhooks/whatsapp";
 
 /** WHATSAPP_* as read by the configuration. */
-export interface WhatsAppSettings {
-  accessToken: string | undefined;
-  phoneNumberId: string | undefined;
-  appSecret: string | undefined;
-  verifyToken: string | undefined;
-  apiUrl: string;
-  apiVersion: string;
-}
+export type WhatsAppSettings = Config["whatsapp"];
 
 /** What {@link startWhatsApp} needs. */
 export interface WhatsAppStartOptions {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
+import { closeServer, listenOnLoopback, loopbackUrl } from "../support/loopback-server.js";
 import { blocksOf, type MessageContent, messageContent, streamedMarkdown } from "./slack-content.js";
 import { deliverEvent, type SlackDeliveryOptions, type SlackDeliveryResult } from "./slack-deliver.js";
 import { refuse, SlackApiError } from "./slack-errors.js";
@@ -163,7 +163,7 @@ export class SlackEmulator {
     // A request cut off mid-body leaves nobody to answer.
     emulator.#server.on("request", (req, res) => void emulator.#handle(req, res).catch(() => res.destroy()));
     emulator.#server.on("upgrade", (req, socket, head) => emulator.#socketMode.upgrade(req, socket, head));
-    await new Promise<void>((resolve) => emulator.#server.listen(options.port ?? 0, "127.0.0.1", resolve));
+    await listenOnLoopback(emulator.#server, options.port);
     return emulator;
   }
 
@@ -173,7 +173,7 @@ export class SlackEmulator {
   }
 
   get #origin(): string {
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return loopbackUrl(this.#server);
   }
 
   callsTo(method: string): SlackCall[] {
@@ -282,9 +282,7 @@ export class SlackEmulator {
   /** Stops the server, cutting keep-alive connections and Socket Mode sockets. */
   async close(): Promise<void> {
     await this.#socketMode.close();
-    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
-    this.#server.closeAllConnections();
-    await Promise.all([closed, this.#deliveries.destroy()]);
+    await Promise.all([closeServer(this.#server), this.#deliveries.destroy()]);
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Agent, fetch } from "undici";
+import { closeServer, listenOnLoopback, loopbackUrl } from "../support/loopback-server.js";
 import { ApiError, badRequest } from "./telegram-errors.js";
 import { FloodControl, retryAfterSeconds } from "./telegram-flood.js";
 import { parseHtml } from "./telegram-html.js";
@@ -206,13 +206,13 @@ export class TelegramEmulator {
     const emulator = new TelegramEmulator(createServer(), options);
     // A request cut off mid-body leaves nobody to answer.
     emulator.#server.on("request", (req, res) => void emulator.#handle(req, res).catch(() => res.destroy()));
-    await new Promise<void>((resolve) => emulator.#server.listen(options.port ?? 0, "127.0.0.1", resolve));
+    await listenOnLoopback(emulator.#server, options.port);
     return emulator;
   }
 
   /** The apiRoot for grammY, "http://127.0.0.1:<port>". */
   get url(): string {
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return loopbackUrl(this.#server);
   }
 
   /** The registered webhook, if any. */
@@ -289,9 +289,7 @@ export class TelegramEmulator {
   async close(): Promise<void> {
     // The pending poll's request dies with its connection; only its timer could keep the process alive.
     if (this.#poll) clearTimeout(this.#poll.timer);
-    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
-    this.#server.closeAllConnections();
-    await Promise.all([closed, this.#deliveries.destroy()]);
+    await Promise.all([closeServer(this.#server), this.#deliveries.destroy()]);
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

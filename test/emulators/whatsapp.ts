@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
+import { closeServer, listenOnLoopback, loopbackUrl } from "../support/loopback-server.js";
 import { GraphError, invalidToken, messagingError, unsupportedRequest } from "./whatsapp-errors.js";
 import { DEFAULT_WHATSAPP_LIMITS, WhatsAppRateLimits } from "./whatsapp-limits.js";
 import { WhatsAppMedia } from "./whatsapp-media.js";
@@ -115,13 +115,13 @@ export class WhatsAppEmulator {
     const emulator = new WhatsAppEmulator(createServer(), options);
     // A request cut off mid-body leaves nobody to answer.
     emulator.#server.on("request", (req, res) => void emulator.#handle(req, res).catch(() => res.destroy()));
-    await new Promise<void>((resolve) => emulator.#server.listen(options.port ?? 0, "127.0.0.1", resolve));
+    await listenOnLoopback(emulator.#server, options.port);
     return emulator;
   }
 
   /** The Graph API base without version, "http://127.0.0.1:<port>" (WHATSAPP_API_URL). */
   get url(): string {
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return loopbackUrl(this.#server);
   }
 
   /** Requests refused by a rate limit (131056 or 130429). */
@@ -212,9 +212,7 @@ export class WhatsAppEmulator {
 
   /** Stops the server, cutting keep-alive connections. */
   async close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
-    this.#server.closeAllConnections();
-    await Promise.all([closed, this.#deliveries.destroy()]);
+    await Promise.all([closeServer(this.#server), this.#deliveries.destroy()]);
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
