@@ -57,6 +57,9 @@ export interface Config {
     verifyToken: string | undefined;
     apiUrl: string;
     apiVersion: string;
+    /** Block streaming (paragraphs as they finish) or whole answers. */
+    streaming: "blocks" | "whole";
+    blockMinChars: number;
   };
   /** The bots listed in the BRIDGE_CONFIG file, besides the bot `default` that the variables describe. */
   bots: NamedBot[];
@@ -249,6 +252,14 @@ const VARIABLES = {
       .default("v26.0"),
     fix: "a Graph API version such as v26.0 (the default)",
   },
+  WHATSAPP_STREAMING: {
+    schema: z.enum(["blocks", "whole"]).default("blocks"),
+    fix: "blocks (each finished paragraph as its own message while the answer streams, the default) or whole (one message at the end)",
+  },
+  WHATSAPP_BLOCK_MIN_CHARS: {
+    schema: z.coerce.number().int().min(1).max(4096).default(300),
+    fix: "the fewest characters a streamed block message holds, from 1 to 4096 (default 300)",
+  },
   BRIDGE_CONFIG: optionalText("the path of a JSON or YAML file listing more bots (see the README), or leave it unset"),
   LLM_BASE_URL: {
     schema: httpUrl,
@@ -349,6 +360,8 @@ export function loadConfig(
       verifyToken: v.WHATSAPP_VERIFY_TOKEN,
       apiUrl: v.WHATSAPP_API_URL,
       apiVersion: v.WHATSAPP_API_VERSION,
+      streaming: v.WHATSAPP_STREAMING,
+      blockMinChars: v.WHATSAPP_BLOCK_MIN_CHARS,
     },
     bots: v.BRIDGE_CONFIG ? loadBotsFile(v.BRIDGE_CONFIG, source, cwd) : [],
     llm: { baseUrl: v.LLM_BASE_URL, apiKey: v.LLM_API_KEY, model: v.LLM_MODEL },

@@ -52,6 +52,8 @@ describe("loadConfig", () => {
         verifyToken: undefined,
         apiUrl: "https://graph.facebook.com",
         apiVersion: "v26.0",
+        streaming: "blocks",
+        blockMinChars: 300,
       },
       bots: [],
       llm: { baseUrl: undefined, apiKey: undefined, model: undefined },

@@ -37,6 +37,8 @@ export interface WhatsAppChannelOptions {
   /** Graph API root and version (WHATSAPP_API_URL, WHATSAPP_API_VERSION). */
   apiUrl: string;
   apiVersion: string;
+  /** Each finished paragraph as a message while the answer streams (at least `minLength` characters), or whole answers. */
+  blocks?: { minLength: number } | undefined;
   botId?: string | undefined;
   log?: Logger | undefined;
 }
@@ -65,7 +67,13 @@ export class WhatsAppChannel implements Channel {
   }
 
   capabilities(_target: ReplyTarget): ChannelCapabilities {
-    return { canEdit: false, nativeDraft: false, maxTextLength: WHATSAPP_MAX_TEXT_LENGTH, quickReplies: true };
+    return {
+      canEdit: false,
+      nativeDraft: false,
+      maxTextLength: WHATSAPP_MAX_TEXT_LENGTH,
+      quickReplies: true,
+      blocks: this.#options.blocks,
+    };
   }
 
   /** WhatsApp's length of chatbot markdown once rendered, for splitting long answers. */

@@ -65,6 +65,9 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
     phoneNumberId,
     apiUrl: whatsapp.apiUrl,
     apiVersion: whatsapp.apiVersion,
+    // Block streaming by default: WhatsApp cannot edit, so the alternative is silence until the whole answer is
+    // ready; the minimum keeps one notification per real paragraph rather than per line.
+    blocks: whatsapp.streaming === "blocks" ? { minLength: whatsapp.blockMinChars } : undefined,
     log,
   });
   bridge.attach(channel);

@@ -15,6 +15,11 @@ export interface ChannelCapabilities {
    * {@link Channel.stream}. Appended text cannot be taken back, so only text that will not change is appended.
    */
   nativeStream?: boolean;
+  /**
+   * For channels that cannot edit (WhatsApp): send each finished paragraph as its own message while the answer
+   * streams, once at least `minLength` characters are ready, instead of one message at the end.
+   */
+  blocks?: { minLength: number } | undefined;
 }
 
 /** A token bucket: `burst` requests at once, refilled at `perSecond`. */

@@ -13,7 +13,7 @@ import {
   type SurfaceContext,
   SurfaceUnavailable,
 } from "./reply-surface.js";
-import { splitMarkdown, splitOnce } from "./split.js";
+import { finishedBlocksEnd, splitMarkdown, splitOnce } from "./split.js";
 
 export interface StreamReplyOptions {
   channel: Channel;
@@ -116,7 +116,8 @@ class ReplyStream {
 
   async run(): Promise<StreamReplyResult> {
     const typing = this.keepTyping();
-    const updating = this.surface.kind === "final" ? Promise.resolve() : this.streamUpdates();
+    const updating =
+      this.surface.kind !== "final" ? this.streamUpdates() : this.caps.blocks ? this.streamBlocks() : Promise.resolve();
     let outcome: Outcome;
     try {
       outcome = await this.consume();
@@ -208,6 +209,28 @@ class ReplyStream {
         if (this.surface.kind === "final") return;
         this.notify(); // show the text in the new surface right away
       }
+    }
+  }
+
+  /**
+   * Block streaming where messages cannot be edited: each time the streamed text holds finished paragraphs (at
+   * least the channel's minimum), they go out as messages of their own, split further only past the length limit;
+   * what remains is delivered with the rest of the answer.
+   */
+  private async streamBlocks(): Promise<void> {
+    const minLength = this.caps.blocks?.minLength ?? 0;
+    while (await this.nextChange()) {
+      const current = this.current();
+      const end = finishedBlocksEnd(current, Math.max(minLength, this.carry.length + 1));
+      if (end === undefined) continue;
+      for (const piece of splitMarkdown(current.slice(0, end).trimEnd(), this.splitOptions(0))) {
+        await this.surface.persist(piece);
+        this.messages += 1;
+        this.visible();
+      }
+      this.offset += end - this.carry.length;
+      this.carry = "";
+      while (this.streamed[this.offset] === "\n") this.offset += 1;
     }
   }
 

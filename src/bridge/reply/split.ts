@@ -75,6 +75,20 @@ export function splitOnce(text: string, options: SplitOptions): SplitCut | undef
   return fits(cut) ? cut : cutAt(text, fallback);
 }
 
+/**
+ * Where the finished blocks of a still-streaming text end: the last paragraph end that is outside code blocks,
+ * links and emphasis, with at least `minLength` characters before it (so a message is not a lone short line), or
+ * undefined when there is none yet. A paragraph counts as finished once the blank line after it arrived.
+ */
+export function finishedBlocksEnd(text: string, minLength: number): number | undefined {
+  let end: number | undefined;
+  for (const boundary of scanMarkdown(text, { partial: true, boundaries: true }).boundaries) {
+    if (boundary.kind !== "paragraph" || boundary.fence || boundary.spans.length > 0) continue;
+    if (boundary.index >= minLength && boundary.index < text.length) end = boundary.index;
+  }
+  return end;
+}
+
 interface Candidate {
   index: number;
   rank: number;
