@@ -137,6 +137,7 @@ export async function startBridge(
         app,
         log,
         onStatus: (status) => metrics.platformStatuses.inc({ channel: "whatsapp", status }),
+        onGraphError: (code) => metrics.platformErrors.inc({ channel: "whatsapp", code: String(code) }),
       }).status,
     ];
     return {

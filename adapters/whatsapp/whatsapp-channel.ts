@@ -41,6 +41,8 @@ export interface WhatsAppChannelOptions {
   blocks?: { minLength: number } | undefined;
   botId?: string | undefined;
   log?: Logger | undefined;
+  /** Told the code of every Graph error (131047 outside the 24-hour window, 131056 pair limit…), for the metrics. */
+  onGraphError?: ((code: number) => void) | undefined;
 }
 
 /** A Graph API error answer (https://developers.facebook.com/docs/graph-api/guides/error-handling). */
@@ -159,6 +161,7 @@ export class WhatsAppChannel implements Channel {
 
   #mapped(status: number, answer: GraphError, target: ReplyTarget | undefined): ChannelError {
     const code = answer.error?.code;
+    if (code !== undefined) this.#options.onGraphError?.(code);
     const said = `WhatsApp ${status} (#${code ?? "?"}) ${answer.error?.message ?? ""}`.trim();
     switch (code) {
       case 130429:

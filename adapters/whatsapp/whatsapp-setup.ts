@@ -21,6 +21,8 @@ export interface WhatsAppStartOptions {
   log: Logger;
   /** Called for each status update of a sent message (sent, delivered, read, failed), for the metrics. */
   onStatus?: (status: string) => void;
+  /** Called with the code of each Graph error, for the metrics. */
+  onGraphError?: (code: number) => void;
 }
 
 /** One line of the start banner. */
@@ -69,6 +71,7 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
     // ready; the minimum keeps one notification per real paragraph rather than per line.
     blocks: whatsapp.streaming === "blocks" ? { minLength: whatsapp.blockMinChars } : undefined,
     log,
+    onGraphError: options.onGraphError,
   });
   bridge.attach(channel);
   const router = express.Router();

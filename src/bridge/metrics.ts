@@ -12,6 +12,8 @@ export interface BridgeMetrics {
   /** 429s the platforms answered despite the pacer. */
   platformRateLimited: Counter<"channel">;
   upstreamErrors: Counter<"kind">;
+  /** Errors the platforms answered, by their own code (WhatsApp 131047: outside the 24-hour window). */
+  platformErrors: Counter<"channel" | "code">;
   /** Status updates the platforms reported for sent messages (WhatsApp: sent, delivered, read, failed). */
   platformStatuses: Counter<"channel" | "status">;
   activeStreams: Gauge;
@@ -65,6 +67,12 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       name: "chatbridge_upstream_errors_total",
       help: "Chatbot API failures",
       labelNames: ["kind"],
+      ...common,
+    }),
+    platformErrors: new Counter({
+      name: "chatbridge_platform_errors_total",
+      help: "Errors the platforms answered, by channel and the platform's error code",
+      labelNames: ["channel", "code"],
       ...common,
     }),
     platformStatuses: new Counter({

@@ -1,0 +1,98 @@
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { WhatsAppChannel } from "../../../adapters/whatsapp/whatsapp-channel.js";
+import { createLogger } from "../../../src/log.js";
+import { WhatsAppEmulator } from "../../emulators/whatsapp.js";
+import { channelFailure } from "../../support/channel-failure.js";
+
+const started: WhatsAppEmulator[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((emulator) => emulator.close()));
+});
+
+async function start() {
+  const emulator = await WhatsAppEmulator.start();
+  started.push(emulator);
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split("\n").filter(Boolean));
+      done();
+    },
+  });
+  const codes: number[] = [];
+  const log = createLogger("error", { destination, pretty: false });
+  const channel = new WhatsAppChannel({
+    accessToken: emulator.accessToken,
+    phoneNumberId: emulator.phoneNumberId,
+    apiUrl: emulator.url,
+    apiVersion: emulator.version,
+    log,
+    onGraphError: (code) => codes.push(code),
+  });
+  return { emulator, channel, lines, codes, log };
+}
+
+const user = (waId: string) => ({ chatId: waId, isGroup: false, replyToMessageId: "wamid.in" });
+
+describe("WhatsAppChannel against the emulator", () => {
+  it("sends markdown as WhatsApp formatting, and more than three questions as a list", async () => {
+    const { emulator, channel } = await start();
+    emulator.openWindow("155501");
+    await channel.send(user("155501"), { text: "**3 rooms** in _Austin_", format: "markdown" });
+    await channel.send(user("155501"), {
+      text: "Ask me:",
+      format: "plain",
+      quickReplies: ["Homes for sale", "Rentals", "Condos", "Lofts with a roof terrace in Austin"],
+    });
+    const [text, list] = emulator.sentTo("155501");
+    expect(text).toMatchObject({ type: "text", text: "*3 rooms* in _Austin_" });
+    expect(list?.interactive).toMatchObject({
+      type: "list",
+      action: {
+        sections: [{ rows: [{ id: "ask:Homes for sale" }, {}, {}, { id: "ask:Lofts with a roof terrace in Austin" }] }],
+      },
+    });
+  });
+
+  it("marks the user's message read with the typing indicator", async () => {
+    const { emulator, channel } = await start();
+    await channel.typing(user("155502"));
+    expect(emulator.readReceipts()).toMatchObject([{ messageId: "wamid.in", typing: true }]);
+  });
+
+  it("refuses outside the 24-hour window, tells the operator once, and counts it", async () => {
+    const { channel, lines, codes } = await start();
+    for (let i = 0; i < 2; i++) {
+      const refused = await channelFailure(channel.send(user("155503"), { text: "hello?", format: "plain" }));
+      expect(refused.kind).toBe("rejected");
+    }
+    expect(codes).toEqual([131047, 131047]);
+    expect(lines.filter((line) => line.includes("24-hour customer-service window"))).toHaveLength(1);
+  });
+
+  it("maps a bad token to a rejection with the fix, never the token", async () => {
+    const { emulator, lines, log } = await start();
+    const wrong = new WhatsAppChannel({
+      accessToken: "EAAG-wrong-token",
+      phoneNumberId: emulator.phoneNumberId,
+      apiUrl: emulator.url,
+      apiVersion: emulator.version,
+      log,
+    });
+    const refused = await channelFailure(wrong.send(user("155504"), { text: "x", format: "plain" }));
+    expect(refused.kind).toBe("rejected");
+    expect(refused.message).not.toContain("EAAG-wrong-token");
+    expect(lines.some((line) => line.includes("set WHATSAPP_ACCESS_TOKEN"))).toBe(true);
+    expect(lines.join("\n")).not.toContain("EAAG-wrong-token");
+  });
+
+  it("downloads media in two steps with the token", async () => {
+    const { emulator, channel } = await start();
+    const bytes = new Uint8Array([1, 2, 3, 4]);
+    const id = emulator.addMedia(bytes, "audio/ogg");
+    expect([...(await channel.download({ kind: "voice", platformId: id }, AbortSignal.timeout(5000)))]).toEqual([
+      ...bytes,
+    ]);
+  });
+});
