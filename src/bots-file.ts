@@ -50,6 +50,17 @@ export interface NamedBot {
         mode: "webhook" | "polling" | undefined;
       }
     | undefined;
+  /** Its WhatsApp number, when it has one (API URL, version and streaming as the WHATSAPP_* variables). */
+  whatsapp:
+    | {
+        accessToken: string;
+        phoneNumberId: string;
+        appSecret: string;
+        verifyToken: string;
+        /** Undefined = WHATSAPP_API_URL. */
+        apiUrl: string | undefined;
+      }
+    | undefined;
   /** Its Slack app, when it has one. */
   slack:
     | {
@@ -87,6 +98,15 @@ const botSchema = z.strictObject({
       webhookSecret: telegramWebhookSecret.optional(),
       apiRoot: url.optional(),
       mode: z.enum(["webhook", "polling"]).optional(),
+    })
+    .optional(),
+  whatsapp: z
+    .strictObject({
+      accessToken: text,
+      phoneNumberId: z.string().trim().regex(/^\d+$/, "must be the numeric phone number id (not the phone number)"),
+      appSecret: text,
+      verifyToken: text,
+      apiUrl: url.optional(),
     })
     .optional(),
   slack: z
@@ -147,6 +167,9 @@ export function loadBotsFile(file: string, env: Record<string, string>, cwd = pr
     ...repeated(bots.flatMap((bot) => (bot.telegram ? [bot.telegram.botToken] : []))).map(
       () => `BRIDGE_CONFIG ${file}: two bots share one Telegram bot token; each Telegram bot belongs to one entry.`,
     ),
+    ...repeated(bots.flatMap((bot) => (bot.whatsapp ? [bot.whatsapp.phoneNumberId] : []))).map(
+      (id) => `BRIDGE_CONFIG ${file}: WhatsApp phone number id ${id} is used twice; each number belongs to one entry.`,
+    ),
     ...repeated(bots.flatMap((bot) => (bot.slack ? [bot.slack.botToken] : []))).map(
       () => `BRIDGE_CONFIG ${file}: two bots share one Slack bot token; each Slack app belongs to one entry.`,
     ),
@@ -167,6 +190,7 @@ export function loadBotsFile(file: string, env: Record<string, string>, cwd = pr
       apiRoot: bot.telegram.apiRoot,
       mode: bot.telegram.mode,
     },
+    whatsapp: bot.whatsapp && { ...bot.whatsapp, apiUrl: bot.whatsapp.apiUrl },
     slack: bot.slack && {
       botToken: bot.slack.botToken,
       signingSecret: bot.slack.signingSecret,

@@ -127,18 +127,39 @@ export async function startBridge(
     for (const { botId, slack } of slackBots) {
       slacks.push(await startSlack({ botId, slack, bridge, app, log, memory: store.keyv, threadMemoryMs }));
     }
+    const whatsappBots = [
+      { botId: "default", whatsapp: config.whatsapp },
+      ...config.bots.flatMap((bot) =>
+        bot.whatsapp
+          ? [
+              {
+                botId: bot.id,
+                whatsapp: {
+                  ...config.whatsapp,
+                  ...bot.whatsapp,
+                  apiUrl: bot.whatsapp.apiUrl ?? config.whatsapp.apiUrl,
+                },
+              },
+            ]
+          : [],
+      ),
+    ];
     const channels: ChannelStatus[] = [
       { name: "web chat", enabled: true, detail: `${config.bridge.publicUrl ?? url}/` },
       ...telegrams.map((running) => running.status),
       ...slacks.map((running) => running.status),
-      startWhatsApp({
-        whatsapp: config.whatsapp,
-        bridge,
-        app,
-        log,
-        onStatus: (status) => metrics.platformStatuses.inc({ channel: "whatsapp", status }),
-        onGraphError: (code) => metrics.platformErrors.inc({ channel: "whatsapp", code: String(code) }),
-      }).status,
+      ...whatsappBots.map(
+        ({ botId, whatsapp }) =>
+          startWhatsApp({
+            botId,
+            whatsapp,
+            bridge,
+            app,
+            log,
+            onStatus: (status) => metrics.platformStatuses.inc({ channel: "whatsapp", status }),
+            onGraphError: (code) => metrics.platformErrors.inc({ channel: "whatsapp", code: String(code) }),
+          }).status,
+      ),
     ];
     return {
       url,

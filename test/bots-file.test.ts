@@ -122,6 +122,24 @@ describe("BRIDGE_CONFIG", () => {
     );
   });
 
+  it("reads WhatsApp numbers and refuses one number in two entries", () => {
+    const number = { accessToken: "EAAG-x", phoneNumberId: "200000000000002", appSecret: "s", verifyToken: "v" };
+    const one = file("w1.json", JSON.stringify({ bots: [{ id: "rentals", whatsapp: number }] }));
+    expect(loadBotsFile(one, {})[0]?.whatsapp).toEqual({ ...number, apiUrl: undefined });
+    const twice = file(
+      "w2.json",
+      JSON.stringify({
+        bots: [
+          { id: "a", whatsapp: number },
+          { id: "b", whatsapp: number },
+        ],
+      }),
+    );
+    expect(problemsOf(() => loadBotsFile(twice, {}))).toEqual([
+      expect.stringContaining("WhatsApp phone number id 200000000000002 is used twice"),
+    ]);
+  });
+
   it("says so when the file cannot be read or parsed", () => {
     expect(problemsOf(() => loadBotsFile("/nonexistent/bots.yaml", {}))[0]).toMatch(
       /^BRIDGE_CONFIG="\/nonexistent\/bots\.yaml" cannot be read \(ENOENT/,

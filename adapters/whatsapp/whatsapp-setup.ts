@@ -7,7 +7,7 @@ import type { Logger } from "../../src/log.js";
 import { WhatsAppChannel } from "./whatsapp-channel.js";
 import { parseDelivery } from "./whatsapp-updates.js";
 
-/** The webhook path; Meta allows one callback URL per app. */
+/** The webhook path of the default bot; named bots use `${WHATSAPP_WEBHOOK_PATH}/<botId>` (one Meta app each). */
 export const WHATSAPP_WEBHOOK_PATH = "/webhooks/whatsapp";
 
 /** WHATSAPP_* as read by the configuration. */
@@ -15,6 +15,8 @@ export type WhatsAppSettings = Config["whatsapp"];
 
 /** What {@link startWhatsApp} needs. */
 export interface WhatsAppStartOptions {
+  /** The bot of this deployment (`default` for the one the environment describes). */
+  botId?: string | undefined;
   whatsapp: WhatsAppSettings;
   bridge: InboundSink & { attach(channel: Channel): void };
   app: { use: Router["use"] };
@@ -45,6 +47,10 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
   status: WhatsAppStatus;
 } {
   const { whatsapp, bridge, app, log } = options;
+  const botId = options.botId ?? "default";
+  const named = botId !== "default";
+  const name = named ? `WhatsApp (${botId})` : "WhatsApp";
+  const path = `${WHATSAPP_WEBHOOK_PATH}${named ? `/${encodeURIComponent(botId)}` : ""}`;
   const missing = (
     [
       ["WHATSAPP_ACCESS_TOKEN", whatsapp.accessToken],
@@ -56,7 +62,7 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
   if (missing.length > 0) {
     return {
       channel: undefined,
-      status: { name: "WhatsApp", enabled: false, detail: `set ${missing.join(", ")} to enable` },
+      status: { name, enabled: false, detail: `set ${missing.join(", ")} to enable` },
     };
   }
   const phoneNumberId = whatsapp.phoneNumberId as string;
@@ -70,12 +76,13 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
     // Block streaming by default: WhatsApp cannot edit, so the alternative is silence until the whole answer is
     // ready; the minimum keeps one notification per real paragraph rather than per line.
     blocks: whatsapp.streaming === "blocks" ? { minLength: whatsapp.blockMinChars } : undefined,
+    botId,
     log,
     onGraphError: options.onGraphError,
   });
   bridge.attach(channel);
   const router = express.Router();
-  router.get(WHATSAPP_WEBHOOK_PATH, (req: Request, res: Response) => {
+  router.get(path, (req: Request, res: Response) => {
     const token = typeof req.query["hub.verify_token"] === "string" ? req.query["hub.verify_token"] : undefined;
     if (req.query["hub.mode"] === "subscribe" && token !== undefined && sameSecret(verifyToken, token)) {
       res.type("text/plain").send(String(req.query["hub.challenge"] ?? ""));
@@ -84,56 +91,52 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
     res.status(403).send("verification failed");
   });
   // Meta's deliveries are small; the raw bytes are what the signature covers.
-  router.post(
-    WHATSAPP_WEBHOOK_PATH,
-    express.raw({ type: () => true, limit: "3mb" }),
-    async (req: Request, res: Response) => {
-      const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const expected = `sha256=${createHmac("sha256", appSecret).update(raw).digest("hex")}`;
-      if (!sameSecret(expected, req.get("x-hub-signature-256") ?? "")) {
-        res.status(401).json({ error: "wrong or missing X-Hub-Signature-256" });
-        return;
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(raw.toString("utf8"));
-      } catch {
-        // Authentic but unreadable: retrying would not help.
-        res.status(200).json({ status: "ignored" });
-        return;
-      }
-      const delivery = parseDelivery(body, { botId: "default", phoneNumberId });
-      for (const status of delivery.statuses) options.onStatus?.(status.status);
-      try {
-        for (const message of delivery.messages) {
-          const outcome = await bridge.accept(message);
-          if (outcome === "stopping") {
-            res.status(503).json({ status: "stopping" });
-            return;
-          }
-          // Read and "typing…" at once, outside the pacing of messages (it is not one): the person sees the message
-          // was taken even while earlier answers are still going out; the bridge renews it while the answer comes.
-          if (outcome === "accepted") {
-            channel.typing(message.target).catch((error: unknown) => {
-              log.debug({ channel: "whatsapp", reason: String(error) }, "read receipt not sent");
-            });
-          }
+  router.post(path, express.raw({ type: () => true, limit: "3mb" }), async (req: Request, res: Response) => {
+    const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const expected = `sha256=${createHmac("sha256", appSecret).update(raw).digest("hex")}`;
+    if (!sameSecret(expected, req.get("x-hub-signature-256") ?? "")) {
+      res.status(401).json({ error: "wrong or missing X-Hub-Signature-256" });
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString("utf8"));
+    } catch {
+      // Authentic but unreadable: retrying would not help.
+      res.status(200).json({ status: "ignored" });
+      return;
+    }
+    const delivery = parseDelivery(body, { botId, phoneNumberId });
+    for (const status of delivery.statuses) options.onStatus?.(status.status);
+    try {
+      for (const message of delivery.messages) {
+        const outcome = await bridge.accept(message);
+        if (outcome === "stopping") {
+          res.status(503).json({ status: "stopping" });
+          return;
         }
-      } catch (error) {
-        log.warn({ err: error, channel: "whatsapp" }, "delivery not taken; WhatsApp will retry");
-        res.status(500).json({ error: "the delivery could not be taken; retry" });
-        return;
+        // Read and "typing…" at once, outside the pacing of messages (it is not one): the person sees the message
+        // was taken even while earlier answers are still going out; the bridge renews it while the answer comes.
+        if (outcome === "accepted") {
+          channel.typing(message.target).catch((error: unknown) => {
+            log.debug({ channel: "whatsapp", reason: String(error) }, "read receipt not sent");
+          });
+        }
       }
-      res.status(200).json({ status: "accepted", messages: delivery.messages.length });
-    },
-  );
+    } catch (error) {
+      log.warn({ err: error, channel: "whatsapp" }, "delivery not taken; WhatsApp will retry");
+      res.status(500).json({ error: "the delivery could not be taken; retry" });
+      return;
+    }
+    res.status(200).json({ status: "accepted", messages: delivery.messages.length });
+  });
   app.use(router);
   return {
     channel,
     status: {
-      name: "WhatsApp",
+      name,
       enabled: true,
-      detail: `phone number id ${phoneNumberId}, webhook ${WHATSAPP_WEBHOOK_PATH}`,
+      detail: `phone number id ${phoneNumberId}, webhook ${path}`,
     },
   };
 }

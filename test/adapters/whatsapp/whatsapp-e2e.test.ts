@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -14,19 +14,46 @@ const fixture = JSON.parse(readFileSync(new URL("dm-whatsapp.json", FIXTURES), "
 const VERIFY_TOKEN = "verify-me-42";
 
 let whatsapp: WhatsAppEmulator;
+let rentals: WhatsAppEmulator;
 let chatbot: ScriptedChatbot;
 let running: RunningBridge;
 let webhook: string;
 
 beforeAll(async () => {
-  [whatsapp, chatbot] = await Promise.all([
+  [whatsapp, rentals, chatbot] = await Promise.all([
     WhatsAppEmulator.start({ phoneNumberId: fixture.phoneNumberId }),
+    WhatsAppEmulator.start({
+      phoneNumberId: "200000000000002",
+      accessToken: "EAAG-rentals",
+      appSecret: "rentals-secret",
+    }),
     ScriptedChatbot.start(),
   ]);
+  const dir = mkdtempSync(path.join(tmpdir(), "chatbridge-whatsapp-"));
+  const bots = path.join(dir, "bots.json");
+  writeFileSync(
+    bots,
+    JSON.stringify({
+      bots: [
+        {
+          id: "rentals",
+          chatbot: { serialNumber: "rentals-chatbot" },
+          whatsapp: {
+            accessToken: rentals.accessToken,
+            phoneNumberId: rentals.phoneNumberId,
+            appSecret: rentals.appSecret,
+            verifyToken: "rentals-verify",
+            apiUrl: rentals.url,
+          },
+        },
+      ],
+    }),
+  );
   const config = loadConfig(
     {
       PORT: String(await freePort()),
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), "chatbridge-whatsapp-")),
+      DATA_DIR: dir,
+      BRIDGE_CONFIG: bots,
       STORE_URL: "memory://",
       CHATBOT_API_URL: chatbot.url,
       CHATBOT_API_KEY: "sk-test",
@@ -46,7 +73,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await running?.close(1000);
-  await Promise.all([whatsapp?.close(), chatbot?.close()]);
+  await Promise.all([whatsapp?.close(), rentals?.close(), chatbot?.close()]);
 });
 
 afterEach(() => {
@@ -148,5 +175,21 @@ describe("WhatsApp end to end (Cloud API emulator, scripted chatbot)", () => {
     await whatsapp.deliver(webhook, whatsapp.delivery([tap], { from: user }));
     await answered(user, 2);
     expect(texts(user)[1]).toBe("About Rentals");
+  });
+
+  it("serves a second number of BRIDGE_CONFIG on /webhooks/whatsapp/<botId> with its own chatbot", async () => {
+    const url = `${webhook}/rentals`;
+    expect(await rentals.verify(url, "rentals-verify", "42")).toEqual({ status: 200, body: "42" });
+    expect((await rentals.verify(url, VERIFY_TOKEN, "42")).status).toBe(403);
+    chatbot.answer = (question) => ({ fragments: [`Rentals: ${question}`] });
+    const user = String(++nextUser);
+    const delivery = rentals.delivery([{ type: "text", text: { body: "a flat?" } }], { from: user });
+    // Signed with the default number's secret: refused.
+    expect((await whatsapp.deliver(url, delivery)).status).toBe(401);
+    expect((await rentals.deliver(url, delivery)).status).toBe(200);
+    await until(() => (rentals.sentTo(user).length >= 2 ? true : undefined), 20_000);
+    expect(rentals.sentTo(user).map((message) => message.text ?? "")[1]).toBe("Rentals: a flat?");
+    expect(whatsapp.sentTo(user)).toEqual([]);
+    expect(chatbot.sessions.some((session) => session.serialNumber === "rentals-chatbot")).toBe(true);
   });
 });
