@@ -68,6 +68,8 @@ export interface Config {
     baseUrl: string | undefined;
     apiKey: string | undefined;
     model: string | undefined;
+    /** A speech-to-text model of the provider (`/audio/transcriptions`); undefined = audio is not transcribed. */
+    transcribeModel: string | undefined;
   };
 }
 
@@ -91,6 +93,22 @@ export interface BridgeConfig {
   apologyText: string;
   /** The greeting when the chatbot's WelcomeMessage cannot be read (the hosted platform has no such operation). */
   welcomeText: string;
+  /** Photos, voice notes, audio and video from the users. */
+  media: MediaConfig;
+}
+
+/** How media from the users is handled (see the README's "Media" section). */
+export interface MediaConfig {
+  /** Longest voice note or audio file converted and forwarded, in seconds. */
+  maxAudioSeconds: number;
+  /** How long to wait for more photos of an album (Telegram media group, WhatsApp images sent together). */
+  groupWindowMs: number;
+  /** The reply to a sticker, document or anything else that cannot be forwarded. */
+  unsupportedText: string;
+  /** The reply to a file over its size limit; `{limit}` becomes the limit, e.g. "20 MB". */
+  tooLargeText: string;
+  /** The reply to a recording over {@link maxAudioSeconds}; `{limit}` becomes the limit, e.g. "10 minutes". */
+  tooLongText: string;
 }
 
 export { ConfigError } from "./config-error.js";
@@ -185,6 +203,44 @@ const VARIABLES = {
     schema: z.string().trim().min(1).max(2000).default("Hi! How can I help you today?"),
     fix: "the greeting used when the chatbot's WelcomeMessage cannot be read",
   },
+  MEDIA_MAX_AUDIO_SECONDS: {
+    schema: z.coerce.number().int().min(1).max(1200).default(600),
+    fix: "the longest voice note or audio forwarded, in seconds from 1 to 1200 (default 600; 1200 s of 16 kHz WAV is just under the 40 MB audio limit)",
+  },
+  MEDIA_GROUP_WINDOW_MS: {
+    schema: z.coerce.number().int().min(0).max(10_000).default(1500),
+    fix: "milliseconds to wait for more photos sent together, from 0 to 10000 (default 1500)",
+  },
+  MEDIA_UNSUPPORTED_TEXT: {
+    schema: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .default(
+        "Sorry, I can't read that kind of message. I understand text, photos (JPEG, PNG, WEBP, still GIF), " +
+          "voice notes and audio (OGG, MP3, FLAC, WAV) and videos (MP4, MKV, AVI, FLV, MPEG).",
+      ),
+    fix: "the short text users read when they send a sticker, a document or another kind of file that cannot be read",
+  },
+  MEDIA_TOO_LARGE_TEXT: {
+    schema: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .default("Sorry, that file is too large for me: I can take files of up to {limit}."),
+    fix: "the short text users read when a file is too large ({limit} becomes the limit, e.g. 20 MB)",
+  },
+  MEDIA_TOO_LONG_TEXT: {
+    schema: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .default("Sorry, that recording is too long for me: I can listen to up to {limit}."),
+    fix: "the short text users read when a recording is too long ({limit} becomes the limit, e.g. 10 minutes)",
+  },
   TELEGRAM_BOT_TOKEN: {
     schema: telegramBotToken.optional(),
     fix: "the bot token from @BotFather, or leave it unset to disable Telegram",
@@ -267,6 +323,9 @@ const VARIABLES = {
   },
   LLM_API_KEY: optionalText("the provider's API key (Ollama and llama.cpp need none)", true),
   LLM_MODEL: optionalText("a model name of the provider, e.g. gpt-4o-mini or llama3.1"),
+  LLM_TRANSCRIBE_MODEL: optionalText(
+    "a speech-to-text model of the provider, e.g. whisper-1, to transcribe voice notes, or leave it unset",
+  ),
 } satisfies Record<string, Variable<unknown>>;
 
 /** The names of every variable chatbridge reads (documented in .env.example and the README). */
@@ -340,6 +399,13 @@ export function loadConfig(
       answerTimeoutMs: v.ANSWER_TIMEOUT_MS,
       apologyText: v.APOLOGY_TEXT,
       welcomeText: v.WELCOME_TEXT,
+      media: {
+        maxAudioSeconds: v.MEDIA_MAX_AUDIO_SECONDS,
+        groupWindowMs: v.MEDIA_GROUP_WINDOW_MS,
+        unsupportedText: v.MEDIA_UNSUPPORTED_TEXT,
+        tooLargeText: v.MEDIA_TOO_LARGE_TEXT,
+        tooLongText: v.MEDIA_TOO_LONG_TEXT,
+      },
     },
     telegram: {
       botToken: v.TELEGRAM_BOT_TOKEN,
@@ -364,6 +430,11 @@ export function loadConfig(
       blockMinChars: v.WHATSAPP_BLOCK_MIN_CHARS,
     },
     bots: v.BRIDGE_CONFIG ? loadBotsFile(v.BRIDGE_CONFIG, source, cwd) : [],
-    llm: { baseUrl: v.LLM_BASE_URL, apiKey: v.LLM_API_KEY, model: v.LLM_MODEL },
+    llm: {
+      baseUrl: v.LLM_BASE_URL,
+      apiKey: v.LLM_API_KEY,
+      model: v.LLM_MODEL,
+      transcribeModel: v.LLM_TRANSCRIBE_MODEL,
+    },
   };
 }

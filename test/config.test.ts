@@ -42,6 +42,15 @@ describe("loadConfig", () => {
         answerTimeoutMs: 60_000,
         apologyText: "Sorry, I couldn't finish that answer. Please try again in a moment.",
         welcomeText: "Hi! How can I help you today?",
+        media: {
+          maxAudioSeconds: 600,
+          groupWindowMs: 1500,
+          unsupportedText:
+            "Sorry, I can't read that kind of message. I understand text, photos (JPEG, PNG, WEBP, still GIF), " +
+            "voice notes and audio (OGG, MP3, FLAC, WAV) and videos (MP4, MKV, AVI, FLV, MPEG).",
+          tooLargeText: "Sorry, that file is too large for me: I can take files of up to {limit}.",
+          tooLongText: "Sorry, that recording is too long for me: I can listen to up to {limit}.",
+        },
       },
       telegram: { botToken: undefined, webhookSecret: undefined, apiRoot: "https://api.telegram.org", mode: "webhook" },
       slack: { botToken: undefined, signingSecret: undefined, appToken: undefined, apiUrl: "https://slack.com/api/" },
@@ -56,7 +65,7 @@ describe("loadConfig", () => {
         blockMinChars: 300,
       },
       bots: [],
-      llm: { baseUrl: undefined, apiKey: undefined, model: undefined },
+      llm: { baseUrl: undefined, apiKey: undefined, model: undefined, transcribeModel: undefined },
     });
   });
 
@@ -86,6 +95,29 @@ describe("loadConfig", () => {
       timeoutMs: 5000,
       uploadConfirmPath: "/chat/User/Confirm",
     });
+  });
+
+  it("reads the media settings and refuses an audio limit the API's 40 MB could not hold", () => {
+    const config = loadConfig(
+      {
+        MEDIA_MAX_AUDIO_SECONDS: "120",
+        MEDIA_GROUP_WINDOW_MS: "0",
+        MEDIA_UNSUPPORTED_TEXT: "Solo leo texto, fotos, audios y videos.",
+        MEDIA_TOO_LARGE_TEXT: "Archivo demasiado grande (máximo {limit}).",
+        MEDIA_TOO_LONG_TEXT: "Audio demasiado largo (máximo {limit}).",
+        LLM_TRANSCRIBE_MODEL: "whisper-1",
+      },
+      noFile,
+    );
+    expect(config.bridge.media).toEqual({
+      maxAudioSeconds: 120,
+      groupWindowMs: 0,
+      unsupportedText: "Solo leo texto, fotos, audios y videos.",
+      tooLargeText: "Archivo demasiado grande (máximo {limit}).",
+      tooLongText: "Audio demasiado largo (máximo {limit}).",
+    });
+    expect(config.llm.transcribeModel).toBe("whisper-1");
+    expect(problems({ MEDIA_MAX_AUDIO_SECONDS: "3600" })[0]).toMatch(/^MEDIA_MAX_AUDIO_SECONDS="3600" .*1 to 1200/);
   });
 
   it("names the variable, the bad value and the fix, one line each", () => {

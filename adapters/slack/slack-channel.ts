@@ -3,12 +3,14 @@ import type {
   Channel,
   ChannelCapabilities,
   ChannelLimits,
+  DownloadOptions,
   NativeStream,
   OutgoingText,
   SentMessage,
 } from "../../src/bridge/channel.js";
 import { ChannelError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+import { readCapped } from "../../src/bridge/media/capped-body.js";
 import { TokenBucket } from "../../src/bridge/reply/token-bucket.js";
 import type { Logger } from "../../src/log.js";
 import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
@@ -199,7 +201,7 @@ export class SlackChannel implements Channel {
    * ever sent to Slack's own host: a file shared from elsewhere may point anywhere. Without the scope Slack
    * answers a login page instead of the bytes, which is refused rather than handed on.
    */
-  async download(media: MediaRef, signal: AbortSignal): Promise<Uint8Array> {
+  async download(media: MediaRef, { signal, maxBytes }: DownloadOptions): Promise<Uint8Array> {
     const url = new URL(media.platformId);
     if (url.host !== this.#apiHost && url.host !== "files.slack.com") {
       throw new ChannelError("rejected", `Slack file at ${url.host} is not on Slack; the token is not sent there`);
@@ -232,7 +234,7 @@ export class SlackChannel implements Channel {
       );
       throw new ChannelError("rejected", "Slack file download: a login page instead of the file (files:read missing)");
     }
-    return new Uint8Array(await response.arrayBuffer());
+    return readCapped(response, maxBytes, "the Slack file");
   }
 
   /**

@@ -4,11 +4,13 @@ import type {
   Channel,
   ChannelCapabilities,
   ChannelLimits,
+  DownloadOptions,
   OutgoingText,
   SentMessage,
 } from "../../src/bridge/channel.js";
-import { ChannelError } from "../../src/bridge/channel.js";
+import { ChannelError, MediaTooLargeError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+import { readCapped } from "../../src/bridge/media/capped-body.js";
 import type { Logger } from "../../src/log.js";
 import { markdownToTelegramHtml, measureMarkdown, visibleLength } from "./format.js";
 import { operatorProblem, toChannelError } from "./telegram-errors.js";
@@ -163,14 +165,25 @@ export class TelegramChannel implements Channel {
 
   /**
    * Fetches a file the user sent: getFile gives its path, valid for at least an hour, under
-   * `{apiRoot}/file/bot<token>/` (https://core.telegram.org/bots/api#getfile). The cloud Bot API serves files
-   * up to 20 MB; larger ones are refused before any transfer, as Telegram would refuse them anyway.
+   * `{apiRoot}/file/bot<token>/` (https://core.telegram.org/bots/api#getfile), so the token only ever goes to the
+   * Bot API's own host. The cloud Bot API serves files up to 20 MB; larger ones are refused before any transfer, as
+   * Telegram would refuse them anyway (a local Bot API server has no such limit).
    */
-  async download(media: MediaRef, signal: AbortSignal): Promise<Uint8Array> {
-    if (media.sizeBytes !== undefined && media.sizeBytes > TELEGRAM_MAX_DOWNLOAD_BYTES && this.#isCloud) {
-      throw new ChannelError("rejected", `Telegram bots cannot download files over 20 MB (${media.sizeBytes} bytes)`);
-    }
-    const file = await this.#call(() => this.api.getFile(media.platformId, signal as GrammySignal));
+  async download(media: MediaRef, { signal, maxBytes }: DownloadOptions): Promise<Uint8Array> {
+    const cap = this.#isCloud ? Math.min(maxBytes, TELEGRAM_MAX_DOWNLOAD_BYTES) : maxBytes;
+    const tooLarge = (size: number) =>
+      new MediaTooLargeError(cap, `the Telegram file is ${size} bytes, over the ${cap}-byte limit`);
+    if (media.sizeBytes !== undefined && media.sizeBytes > cap) throw tooLarge(media.sizeBytes);
+    const file = await this.#call(() => this.api.getFile(media.platformId, signal as GrammySignal)).catch(
+      (error: unknown) => {
+        // What getFile answers for a file over 20 MB: the same refusal, whatever server said it.
+        if (error instanceof ChannelError && /file is too big/i.test(error.message)) {
+          throw new MediaTooLargeError(TELEGRAM_MAX_DOWNLOAD_BYTES, "Telegram: file is too big to download");
+        }
+        throw error;
+      },
+    );
+    if (file.file_size !== undefined && file.file_size > cap) throw tooLarge(file.file_size);
     if (!file.file_path) throw new ChannelError("rejected", "Telegram gave no path for the file");
     let response: Response;
     try {
@@ -191,7 +204,7 @@ export class TelegramChannel implements Channel {
       const kind = response.status >= 500 ? "transient" : "rejected";
       throw new ChannelError(kind, `Telegram file download failed: HTTP ${response.status}`);
     }
-    return new Uint8Array(await response.arrayBuffer());
+    return readCapped(response, cap, "the Telegram file");
   }
 
   /** Suggested questions as a one-time reply keyboard: a tap sends the question as an ordinary message. */

@@ -53,7 +53,7 @@ export function parseUpdate(update: Update, context: UpdateContext): ParsedUpdat
   if (message.is_automatic_forward) return { kind: "ignored", reason: "automatic forward from a channel" };
   const chatType: string = message.chat.type;
   const media = mediaOf(message);
-  const raw = message.text ?? message.caption;
+  const raw = message.text ?? message.caption ?? sharedText(message);
   if (raw === undefined && media.length === 0) return { kind: "ignored", reason: "service or unsupported message" };
   const entities = (message.text !== undefined ? message.entities : message.caption_entities) ?? [];
   const isGroup = chatType === "group" || chatType === "supergroup";
@@ -75,6 +75,7 @@ export function parseUpdate(update: Update, context: UpdateContext): ParsedUpdat
       user: { id: String(from.id), name: displayName(from) },
       text: addressed.text,
       media,
+      album: message.media_group_id,
       receivedAt: context.now?.() ?? new Date(),
     },
   };
@@ -133,25 +134,58 @@ function tidy(text: string): string {
 
 /**
  * The files a message carries (at most one kind per message). A photo comes in several sizes; the last is the
- * largest (https://core.telegram.org/bots/api#photosize). Animations also set `document`, stickers are ignored.
+ * largest (https://core.telegram.org/bots/api#photosize). Animations also set `document` (an MP4). Stickers, bare
+ * map pins, polls, dice and games cannot be forwarded: they become an `unsupported` item, which the bridge answers
+ * with the text saying what it can read instead of staying silent.
  */
 function mediaOf(message: Message): MediaRef[] {
   const photo = message.photo?.at(-1);
   if (photo) return [{ kind: "image", platformId: photo.file_id, mimeType: "image/jpeg", sizeBytes: photo.file_size }];
-  const files: [MediaRef["kind"], { file_id: string; mime_type?: string; file_size?: number; file_name?: string }][] =
-    [];
+  type File = { file_id: string; mime_type?: string; file_size?: number; file_name?: string; duration?: number };
+  const files: [MediaRef["kind"], File][] = [];
   if (message.voice) files.push(["voice", message.voice]);
   if (message.audio) files.push(["audio", message.audio]);
   if (message.video) files.push(["video", message.video]);
   if (message.video_note) files.push(["video", { ...message.video_note, mime_type: "video/mp4" }]);
   if (message.document) files.push(["document", message.document]);
-  return files.slice(0, 1).map(([kind, file]) => ({
-    kind,
-    platformId: file.file_id,
-    mimeType: file.mime_type,
-    sizeBytes: file.file_size,
-    fileName: file.file_name,
-  }));
+  const [first] = files;
+  if (first) {
+    const [kind, file] = first;
+    return [
+      {
+        kind,
+        platformId: file.file_id,
+        mimeType: file.mime_type,
+        sizeBytes: file.file_size,
+        durationSeconds: file.duration,
+        fileName: file.file_name,
+      },
+    ];
+  }
+  const label = message.sticker
+    ? "sticker"
+    : message.location && !message.venue
+      ? "location"
+      : message.poll
+        ? "poll"
+        : message.dice
+          ? "dice"
+          : message.game
+            ? "game"
+            : undefined;
+  return label ? [{ kind: "unsupported", label, platformId: String(message.message_id) }] : [];
+}
+
+/**
+ * A shared place or contact as a line of text the chatbot can use (an address, a phone number); a map pin without a
+ * name or address means nothing to it and is refused instead (see {@link mediaOf}).
+ */
+function sharedText(message: Message): string | undefined {
+  if (message.venue) return `📍 ${[message.venue.title, message.venue.address].filter(Boolean).join(", ")}`;
+  const contact = message.contact;
+  if (contact)
+    return `Contact: ${[contact.first_name, contact.last_name, contact.phone_number].filter(Boolean).join(" ")}`;
+  return undefined;
 }
 
 function displayName(user: User): string | undefined {

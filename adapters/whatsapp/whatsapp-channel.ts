@@ -2,11 +2,13 @@ import type {
   Channel,
   ChannelCapabilities,
   ChannelLimits,
+  DownloadOptions,
   OutgoingText,
   SentMessage,
 } from "../../src/bridge/channel.js";
-import { ChannelError } from "../../src/bridge/channel.js";
+import { ChannelError, MediaTooLargeError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+import { readCapped } from "../../src/bridge/media/capped-body.js";
 import type { Logger } from "../../src/log.js";
 import { markdownToWhatsApp, measureWhatsApp } from "./format.js";
 
@@ -26,6 +28,13 @@ export const WHATSAPP_LIMITS: ChannelLimits = {
 /** "Text bodies are at most 4096 characters"; an interactive message's body at most 1024. */
 export const WHATSAPP_MAX_TEXT_LENGTH = 4096;
 const INTERACTIVE_BODY_LIMIT = 1024;
+
+/**
+ * Where media bytes live: Graph answers a short-lived URL on Meta's lookaside host
+ * (https://developers.facebook.com/documentation/business-messaging/whatsapp/business-phone-numbers/media/), which
+ * must be fetched with the same bearer token. The token goes there and to the Graph API host, nowhere else.
+ */
+const MEDIA_HOSTS = new Set(["lookaside.fbsbx.com"]);
 
 /** Prefix of the reply ids of suggested questions (see {@link parseDelivery}). */
 export const ASK_PREFIX = "ask:";
@@ -116,18 +125,28 @@ export class WhatsAppChannel implements Channel {
     });
   }
 
-  /** Media in two steps: its short-lived URL from the Graph API, then the bytes, both with the access token. */
-  async download(media: MediaRef, signal: AbortSignal): Promise<Uint8Array> {
+  /**
+   * Media in two steps, both with the access token: the metadata from the Graph API (its `file_size` refuses a file
+   * over the cap before any transfer), then the bytes from the short-lived URL it names, read up to the cap.
+   */
+  async download(media: MediaRef, { signal, maxBytes }: DownloadOptions): Promise<Uint8Array> {
     const { apiUrl, apiVersion, accessToken } = this.#options;
     const headers = { authorization: `Bearer ${accessToken}` };
     const meta = await this.#fetch(`${apiUrl}/${apiVersion}/${encodeURIComponent(media.platformId)}`, {
       headers,
       signal,
     });
-    const url = ((await meta.json()) as { url?: string }).url;
+    const { url, file_size: size } = (await meta.json()) as { url?: string; file_size?: number | string };
+    if (Number(size) > maxBytes) {
+      throw new MediaTooLargeError(maxBytes, `the WhatsApp media is ${size} bytes, over ${maxBytes}`);
+    }
     if (!url) throw new ChannelError("rejected", "WhatsApp media has no download URL");
+    const host = new URL(url).host;
+    if (host !== new URL(apiUrl).host && !(MEDIA_HOSTS.has(host) && url.startsWith("https://"))) {
+      throw new ChannelError("rejected", `WhatsApp media URL on ${host} is not Meta's; the token is not sent there`);
+    }
     const file = await this.#fetch(url, { headers, signal });
-    return new Uint8Array(await file.arrayBuffer());
+    return readCapped(file, maxBytes, "the WhatsApp media");
   }
 
   async #post(target: ReplyTarget, payload: object): Promise<unknown> {

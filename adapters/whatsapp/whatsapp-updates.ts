@@ -56,10 +56,12 @@ const CHANNEL = "whatsapp";
 /**
  * Reads every entry and change of a webhook delivery (one delivery may carry several messages, in order). Each
  * message becomes an {@link InboundMessage} whose event id is its `wamid`, the key WhatsApp retries under for days.
- * Button and list replies are asked as the question they carry (or their title), template buttons as their text; photos, voice notes, audio,
- * video and documents become media (with their caption as text); a location or a shared contact becomes a line of
- * text. Reactions, stickers, orders and system messages are left out, as are messages to another phone number id
- * than this bot's (one Meta app may serve several numbers).
+ * Button and list replies are asked as the question they carry (or their title), template buttons as their text;
+ * photos, voice notes, audio, video and documents become media (with their caption as text), photos marked as an
+ * album because WhatsApp delivers pictures sent together as separate messages; a named place or a shared contact
+ * becomes a line of text. Stickers, bare map pins and messages WhatsApp itself calls `unsupported` become an
+ * `unsupported` item, answered with what the bot can read. Reactions, orders and system messages are left out, as
+ * are messages to another phone number id than this bot's (one Meta app may serve several numbers).
  */
 export function parseDelivery(
   body: unknown,
@@ -94,6 +96,7 @@ export function parseDelivery(
         user: { id: from, name: contact?.profile?.name },
         text: content.text,
         media: content.media,
+        album: message.type === "image" ? "images" : undefined,
         receivedAt: context.now?.() ?? new Date(),
       });
     }
@@ -125,8 +128,13 @@ function contentOf(message: WhatsAppMessage): { text: string; media: MediaRef[] 
       const place = message.location;
       if (!place) return undefined;
       const named = [place.name, place.address].filter(Boolean).join(", ");
-      return text(`📍 ${place.latitude}, ${place.longitude}${named ? ` (${named})` : ""}`);
+      // Coordinates alone mean nothing to the chatbot; the user is asked for the address instead.
+      if (!named) return unsupported("location", message.id);
+      return text(`📍 ${place.latitude}, ${place.longitude} (${named})`);
     }
+    case "sticker":
+    case "unsupported":
+      return unsupported(message.type, message.id);
     case "contacts": {
       const cards = (message.contacts ?? []).map((card) =>
         [card.name?.formatted_name, ...(card.phones ?? []).map((phone) => phone.phone)].filter(Boolean).join(" "),
@@ -136,6 +144,10 @@ function contentOf(message: WhatsAppMessage): { text: string; media: MediaRef[] 
     default:
       return undefined;
   }
+}
+
+function unsupported(label: string, messageId: string) {
+  return { text: "", media: [{ kind: "unsupported" as const, label, platformId: messageId }] };
 }
 
 function media(kind: MediaRef["kind"], file: WhatsAppMedia | undefined, fileName?: string) {

@@ -1,4 +1,4 @@
-import { type AnswerEvent, ChatbotApiError, type ChatbotClient } from "../client/index.js";
+import { type AnswerEvent, type AskRequest, ChatbotApiError, type ChatbotClient } from "../client/index.js";
 
 /** The answer's events, plus the session that produced them (a new one when the old was unknown upstream). */
 export interface AnswerSource {
@@ -11,17 +11,18 @@ const isUnknownSession = (error: unknown) =>
 
 /**
  * Asks in the conversation's session; when the chatbot API answers that the session is unknown (it expired
- * or was deleted upstream) before any text came, opens a new session once and asks again, transparently.
+ * or was deleted upstream) before any text came, opens a new session once and asks again, transparently (uploaded
+ * files belong to the workspace, not the session, so their ids stay valid).
  */
 export async function askWithRecovery(
   client: ChatbotClient,
-  request: { sessionId: number; content: string },
+  request: AskRequest,
   renewSession: () => Promise<number>,
   signal: AbortSignal,
 ): Promise<AnswerSource> {
   let sessionId = request.sessionId;
   for (let attempt = 0; ; attempt++) {
-    const iterator = client.askStream({ sessionId, content: request.content }, { signal })[Symbol.asyncIterator]();
+    const iterator = client.askStream({ ...request, sessionId }, { signal })[Symbol.asyncIterator]();
     try {
       const head = await iterator.next();
       return { sessionId, events: prepend(head, iterator) };

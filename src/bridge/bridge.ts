@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import { ChatbotApiError, type ChatbotClient } from "../client/index.js";
 import type { BridgeConfig } from "../config.js";
 import type { Logger } from "../log.js";
+import { AlbumCollector } from "./album-collector.js";
 import { askWithRecovery } from "./ask-with-recovery.js";
 import type { Channel, OutgoingText } from "./channel.js";
 import { commandIn } from "./commands.js";
@@ -9,6 +10,8 @@ import { conversationKey } from "./conversation-key.js";
 import { ConversationQueue } from "./conversation-queue.js";
 import { Greeter } from "./greeter.js";
 import type { InboundMessage, ReplyTarget } from "./inbound.js";
+import { refusalText } from "./media/refusals.js";
+import { MediaPipeline, type MediaPlan, type MediaQuestion } from "./media.js";
 import type { BridgeMetrics } from "./metrics.js";
 import { Pacer } from "./reply/pacer.js";
 import { streamReply } from "./reply/reply-streamer.js";
@@ -36,6 +39,9 @@ export interface BridgeDependencies {
 /** Longer than any platform's retry window (WhatsApp retries for up to 7 days). */
 const DEDUP_TTL_MS = 8 * 24 * 60 * 60 * 1000;
 
+/** Longest time the files of one question may take to download, convert and upload (a 100 MB video included). */
+const MEDIA_TIMEOUT_MS = 120_000;
+
 interface Attached {
   channel: Channel;
   pacer: Pacer;
@@ -49,14 +55,17 @@ interface BotState {
 
 /**
  * The channel-agnostic core: every platform event at most once (atomic claim in the store), each
- * conversation answered in order while others run in parallel, one chatbot session per conversation,
- * streamed answers paced within each platform's limits, an apology instead of silence when the chatbot fails.
+ * conversation answered in order while others run in parallel (an album's photos gathered first), one chatbot
+ * session per conversation, files forwarded through the media pipeline, streamed answers paced within each
+ * platform's limits, an apology instead of silence when the chatbot fails.
  */
 export class Bridge {
   readonly #deps: BridgeDependencies;
   readonly #channels = new Map<string, Attached>();
   readonly #bots = new Map<string, BotState>();
   readonly #queue: ConversationQueue<InboundMessage>;
+  readonly #albums: AlbumCollector;
+  readonly #media: MediaPipeline;
   readonly #shutdown = new AbortController();
   /** The answer under way per conversation, so the user can stop it. */
   readonly #stoppers = new Map<string, AbortController>();
@@ -75,6 +84,10 @@ export class Bridge {
       });
     }
     this.#queue = new ConversationQueue(deps.config.queueMode, (key, batch) => this.#answer(key, batch));
+    this.#albums = new AlbumCollector(deps.config.media.groupWindowMs, (key, message) =>
+      this.#queue.push(key, message),
+    );
+    this.#media = new MediaPipeline(deps.config.media, deps.metrics, deps.log);
   }
 
   /** Connects a channel's outbound side; its inbound side calls {@link accept}. */
@@ -99,7 +112,7 @@ export class Bridge {
     );
     if (!claimed) return "duplicate";
     this.#deps.metrics.messagesIn.inc({ channel: message.channel });
-    this.#queue.push(conversationKey(message, this.#deps.config.groupSessionScope), message);
+    this.#albums.add(conversationKey(message, this.#deps.config.groupSessionScope), message);
     return "accepted";
   }
 
@@ -114,6 +127,7 @@ export class Bridge {
    */
   async stop(graceMs: number): Promise<void> {
     this.#accepting = false;
+    this.#albums.flushAll();
     const timer = setTimeout(() => this.#shutdown.abort(), graceMs);
     await this.#queue.idle();
     clearTimeout(timer);
@@ -144,8 +158,20 @@ export class Bridge {
       if (command === "reset") await bot.sessions.renew(conversation, this.#shutdown.signal);
       if (command || firstContact) await this.#sendFinal(attached, last.target, await bot.greeter.greeting());
       if (command) return;
-      const session = await bot.sessions.current(conversation, this.#shutdown.signal);
-      await this.#ask(attached, bot, conversation, session.id, text, last);
+      let { id: sessionId } = await bot.sessions.current(conversation, this.#shutdown.signal);
+      const plan = batch.some((message) => message.media.length > 0)
+        ? await this.#prepareMedia(attached, bot, batch)
+        : { questions: [{ askType: "Text" as const, content: text, fileIds: [] }], refusals: [] };
+      const { media, apologyText } = this.#deps.config;
+      for (const refusal of plan.refusals) {
+        await this.#sendFinal(attached, last.target, {
+          text: refusalText(refusal, media, apologyText),
+          format: "plain",
+        });
+      }
+      for (const question of plan.questions) {
+        sessionId = await this.#ask(attached, bot, conversation, sessionId, question, last);
+      }
     } catch (error) {
       this.#deps.log.warn({ err: error, channel: channel.name, conversation }, "answer failed");
       if (error instanceof ChatbotApiError) this.#deps.metrics.upstreamErrors.inc({ kind: error.kind });
@@ -156,14 +182,27 @@ export class Bridge {
     }
   }
 
+  /** Downloads, converts and uploads the batch's files, showing the typing indicator meanwhile. */
+  async #prepareMedia({ channel, pacer }: Attached, bot: BotState, batch: InboundMessage[]): Promise<MediaPlan> {
+    const target = batch.at(-1)?.target;
+    if (target) {
+      pacer
+        .schedule(target, "typing", () => channel.typing(target).then(() => true), undefined, { operation: "typing" })
+        .catch(() => undefined);
+    }
+    const signal = AbortSignal.any([AbortSignal.timeout(MEDIA_TIMEOUT_MS), this.#shutdown.signal]);
+    return this.#media.prepare(channel, bot.link.client, batch, signal);
+  }
+
+  /** Asks one question and streams its answer; returns the session it was asked in (renewed if it had expired). */
   async #ask(
     attached: Attached,
     bot: BotState,
     conversation: string,
     sessionId: number,
-    content: string,
+    question: MediaQuestion,
     message: InboundMessage,
-  ): Promise<void> {
+  ): Promise<number> {
     const { metrics, config } = this.#deps;
     const stopper = new AbortController();
     this.#stoppers.set(conversation, stopper);
@@ -175,7 +214,7 @@ export class Bridge {
     try {
       const source = await askWithRecovery(
         bot.link.client,
-        { sessionId, content },
+        { sessionId, content: question.content, chatAskType: question.askType, fileIds: question.fileIds },
         () => bot.sessions.renew(conversation, signal),
         signal,
       );
@@ -192,8 +231,10 @@ export class Bridge {
       if (result.messages === 0 && !ended.aborted) throw new Error("the chatbot's answer was empty");
       metrics.messagesOut.inc({ channel: message.channel }, result.messages);
       metrics.answerSeconds.observe({ channel: message.channel }, (Date.now() - started) / 1000);
+      return source.sessionId;
     } catch (error) {
       if (!stopper.signal.aborted) throw error;
+      return sessionId;
     } finally {
       this.#stoppers.delete(conversation);
       metrics.activeStreams.dec();

@@ -1,5 +1,23 @@
 import type { MediaRef, ReplyTarget } from "./inbound.js";
 
+/** How a media download is bounded. */
+export interface DownloadOptions {
+  signal: AbortSignal;
+  /** The most bytes the bridge will take for this file. */
+  maxBytes: number;
+}
+
+/** A file is larger than what may be downloaded or forwarded; `limitBytes` is the limit that applied. */
+export class MediaTooLargeError extends Error {
+  override readonly name = "MediaTooLargeError";
+  constructor(
+    readonly limitBytes: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** What a channel can do for one reply target (drafts, for instance, exist only in private chats). */
 export interface ChannelCapabilities {
   /** Sent messages can be edited, so an answer can grow in place. */
@@ -119,6 +137,10 @@ export interface Channel {
   typing(target: ReplyTarget): Promise<void>;
   /** Present when {@link ChannelCapabilities.nativeStream} can be true. */
   readonly stream?: NativeStream;
-  /** Fetches a media file's bytes (media support arrives with the media pipeline). */
-  download?(media: MediaRef, signal: AbortSignal): Promise<Uint8Array>;
+  /**
+   * Fetches a media file's bytes, never more than `maxBytes` (throws {@link MediaTooLargeError} from the
+   * platform's declared size before any transfer, or as soon as the stream passes the cap), sending the
+   * platform's credentials only to the platform's own hosts.
+   */
+  download?(media: MediaRef, options: DownloadOptions): Promise<Uint8Array>;
 }

@@ -1,11 +1,19 @@
-/** A file the user sent, as the platform describes it; downloaded only when the media pipeline needs it. */
+/**
+ * A file the user sent, as the platform describes it; downloaded only when the media pipeline needs it. What the
+ * platform declares (kind, type, size, duration) only serves to refuse early without a download: the bytes decide.
+ * `unsupported` stands for what cannot be forwarded at all (a sticker, a bare map pin), named by `label`.
+ */
 export interface MediaRef {
-  kind: "image" | "audio" | "voice" | "video" | "document";
-  /** The platform's handle (Telegram file_id, Slack file id, WhatsApp media id, a web upload id). */
+  kind: "image" | "audio" | "voice" | "video" | "document" | "unsupported";
+  /** The platform's handle (Telegram file_id, Slack file URL, WhatsApp media id). */
   platformId: string;
   mimeType?: string | undefined;
   sizeBytes?: number | undefined;
+  /** Length of a recording or video in seconds, where the platform says it (Telegram). */
+  durationSeconds?: number | undefined;
   fileName?: string | undefined;
+  /** What an `unsupported` item is, for logs and metrics ("sticker", "location"). */
+  label?: string | undefined;
 }
 
 /** Where a message came from and where its answer goes. */
@@ -38,6 +46,11 @@ export interface InboundMessage {
   /** The text, or the caption of a media message; commands keep their slash (`/reset`). */
   text: string;
   media: MediaRef[];
+  /**
+   * Messages sent together that make one question: Telegram's media_group_id, or `images` for WhatsApp pictures
+   * (which arrive as separate messages). The bridge waits briefly for the rest before asking once.
+   */
+  album?: string | undefined;
   receivedAt: Date;
 }
 

@@ -17,6 +17,8 @@ export interface BridgeMetrics {
   /** Status updates the platforms reported for sent messages (WhatsApp: sent, delivered, read, failed). */
   platformStatuses: Counter<"channel" | "status">;
   activeStreams: Gauge;
+  /** Files users sent, by kind and what became of them (forwarded, unsupported, too_large, too_long, failed). */
+  mediaItems: Counter<"channel" | "kind" | "outcome">;
 }
 
 const LATENCY_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 21, 34, 60];
@@ -82,5 +84,11 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       ...common,
     }),
     activeStreams: new Gauge({ name: "chatbridge_active_streams", help: "Answers being streamed now", ...common }),
+    mediaItems: new Counter({
+      name: "chatbridge_media_items_total",
+      help: "Files users sent (photos, recordings, videos, stickers…), by kind and outcome",
+      labelNames: ["channel", "kind", "outcome"],
+      ...common,
+    }),
   };
 }

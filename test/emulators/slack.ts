@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Agent } from "undici";
 import { closeServer, listenOnLoopback, loopbackUrl } from "../support/loopback-server.js";
+import type { ServedDownload, ServeOptions } from "./file-downloads.js";
 import { blocksOf, type MessageContent, messageContent, streamedMarkdown } from "./slack-content.js";
 import { deliverEvent, type SlackDeliveryOptions, type SlackDeliveryResult } from "./slack-deliver.js";
 import { refuse, SlackApiError } from "./slack-errors.js";
@@ -235,10 +236,11 @@ export class SlackEmulator {
   /**
    * A file the private download route serves (only with `Authorization: Bearer <token>`; otherwise it answers 200
    * with an HTML login page, as Slack does). Returns url_private / url_private_download under the emulator.
+   * `declareLength: false` serves it without Content-Length.
    */
   addFile(
     bytes: Uint8Array,
-    options: { name: string; mimetype: string },
+    options: { name: string; mimetype: string } & ServeOptions,
   ): { id: string; url_private: string; url_private_download: string } {
     const { id, path, downloadPath } = this.#files.add(bytes, options);
     return { id, url_private: this.#origin + path, url_private_download: this.#origin + downloadPath };
@@ -251,6 +253,11 @@ export class SlackEmulator {
    */
   deliver(url: string, payload: object, options: SlackDeliveryOptions): Promise<SlackDeliveryResult> {
     return deliverEvent(this.#deliveries, url, payload, options);
+  }
+
+  /** Every file download served, with how many bytes left (a capped client hangs up early). */
+  get downloads(): ServedDownload[] {
+    return this.#files.downloads;
   }
 
   /** Sockets connected through apps.connections.open right now. */

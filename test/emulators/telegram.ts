@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Agent, fetch } from "undici";
 import { closeServer, listenOnLoopback, loopbackUrl } from "../support/loopback-server.js";
+import { type ServedDownload, type ServeOptions, serveFile } from "./file-downloads.js";
 import { ApiError, badRequest } from "./telegram-errors.js";
 import { FloodControl, retryAfterSeconds } from "./telegram-flood.js";
 import { parseHtml } from "./telegram-html.js";
@@ -137,7 +138,12 @@ export class TelegramEmulator {
   readonly #server: Server;
   #flood: FloodControl;
   readonly #chats = new Map<number, ChatState>();
-  readonly #files = new Map<string, { fileId: string; uniqueId: string; path: string; bytes: Uint8Array }>();
+  readonly #files = new Map<
+    string,
+    { fileId: string; uniqueId: string; path: string; bytes: Uint8Array; serve: ServeOptions }
+  >();
+  /** Every file download served, with how many bytes left (a capped client hangs up early). */
+  readonly downloads: ServedDownload[] = [];
   #webhook: EmulatedWebhook | undefined;
   /** Webhook deliveries share at most `max_connections` connections, as Telegram's do (default 40). */
   #deliveries = new Agent({ connections: DEFAULT_MAX_CONNECTIONS });
@@ -269,12 +275,21 @@ export class TelegramEmulator {
     this.#poll?.settle();
   }
 
-  /** Registers bytes as a downloadable file; returns the file_id to put in an update. */
-  addFile(bytes: Uint8Array, options: { fileName?: string } = {}): string {
+  /**
+   * Registers bytes as a downloadable file; returns the file_id to put in an update. `declareLength: false` serves
+   * it without Content-Length.
+   */
+  addFile(bytes: Uint8Array, options: { fileName?: string } & ServeOptions = {}): string {
     const n = this.#files.size + 1;
     const extension = /\.[^./]+$/.exec(options.fileName ?? "")?.[0] ?? ".bin";
     const fileId = `file-${n}`;
-    this.#files.set(fileId, { fileId, uniqueId: `unique-${n}`, path: `documents/file_${n}${extension}`, bytes });
+    this.#files.set(fileId, {
+      fileId,
+      uniqueId: `unique-${n}`,
+      path: `documents/file_${n}${extension}`,
+      bytes,
+      serve: options,
+    });
     return fileId;
   }
 
@@ -329,7 +344,7 @@ export class TelegramEmulator {
     }
   }
 
-  #download(path: string, res: ServerResponse): void {
+  async #download(path: string, res: ServerResponse): Promise<void> {
     const [, token, filePath] = /^\/file\/bot([^/]*)\/(.+)$/.exec(path) ?? [];
     const file = [...this.#files.values()].find((candidate) => candidate.path === filePath);
     if (token !== undefined && token !== this.token) {
@@ -337,8 +352,8 @@ export class TelegramEmulator {
     } else if (!file) {
       reply(res, 404, NOT_FOUND);
     } else {
-      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.bytes.length });
-      res.end(file.bytes);
+      const headers = { "content-type": "application/octet-stream" };
+      await serveFile(res, file.fileId, file.bytes, headers, this.downloads, file.serve);
     }
   }
 

@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Agent } from "undici";
 import { closeServer, listenOnLoopback, loopbackUrl } from "../support/loopback-server.js";
+import { type ServedDownload, serveFile } from "./file-downloads.js";
 import { GraphError, invalidToken, messagingError, unsupportedRequest } from "./whatsapp-errors.js";
 import { DEFAULT_WHATSAPP_LIMITS, WhatsAppRateLimits } from "./whatsapp-limits.js";
-import { WhatsAppMedia } from "./whatsapp-media.js";
+import { type MediaOptions, WhatsAppMedia } from "./whatsapp-media.js";
 import { type OutgoingMedia, parseOutgoing } from "./whatsapp-outgoing.js";
 import { getVerification, postWebhook } from "./whatsapp-webhook.js";
 
@@ -96,6 +97,8 @@ export class WhatsAppEmulator {
   /** performance.now() of each user's last inbound message, by wa_id. */
   readonly #windows = new Map<string, number>();
   readonly #media = new WhatsAppMedia();
+  /** Every media download served, with how many bytes left (a capped client hangs up early). */
+  readonly downloads: ServedDownload[] = [];
   #nextId = 1;
   /** Webhook deliveries reuse connections, as Meta's do. */
   readonly #deliveries = new Agent();
@@ -139,9 +142,12 @@ export class WhatsAppEmulator {
     return [...this.#readReceipts];
   }
 
-  /** Registers media bytes; returns the media id to put in an inbound message. */
-  addMedia(bytes: Uint8Array, mimeType: string): string {
-    return this.#media.add(bytes, mimeType);
+  /**
+   * Registers media bytes; returns the media id to put in an inbound message. `hideSize` leaves file_size out of
+   * the metadata and `declareLength: false` serves the bytes without Content-Length.
+   */
+  addMedia(bytes: Uint8Array, mimeType: string, options: MediaOptions = {}): string {
+    return this.#media.add(bytes, mimeType, options);
   }
 
   /** Opens the user's 24-hour customer service window now, as an inbound message would. */
@@ -238,8 +244,8 @@ export class WhatsAppEmulator {
         // What Meta's lookaside host answers for a dead URL is unverified; a 404 is what an adapter must cope with.
         if (!media) throw new GraphError(404, 100, "Media not found");
         if (!authorized) throw invalidToken();
-        res.writeHead(200, { "content-type": media.mimeType, "content-length": media.bytes.length });
-        return void res.end(media.bytes);
+        const headers = { "content-type": media.mimeType };
+        return await serveFile(res, media.id, media.bytes, headers, this.downloads, media.options);
       }
       reply(res, 200, this.#route(method, url.pathname, call.body, authorized, at));
     } catch (caught) {

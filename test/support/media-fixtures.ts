@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 
 /**
@@ -58,9 +59,11 @@ export function gif(frames: number): Buffer {
   return Buffer.from(bytes);
 }
 
-/** A PCM WAV (RIFF/WAVE, fmt, data) of `samples` 16-bit mono samples of a 440 Hz tone at 8 kHz. */
-export function wav(samples = 800): Buffer {
-  const rate = 8000;
+/**
+ * A PCM WAV (RIFF/WAVE, fmt, data) of `samples` 16-bit mono samples of a 440 Hz tone at `rate` Hz (8 kHz by
+ * default): it lasts `samples / rate` seconds.
+ */
+export function wav(samples = 800, rate = 8000): Buffer {
   const data = Buffer.alloc(samples * 2);
   for (let i = 0; i < samples; i++)
     data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate)), i * 2);
@@ -94,3 +97,21 @@ export function paddedPng(size: number): Buffer {
   image.copy(out);
   return out;
 }
+
+/** A committed real media file from test/fixtures/media (see its README for how each was made). */
+export function mediaFixture(
+  name:
+    | "voice.ogg"
+    | "speech.mp3"
+    | "speech.flac"
+    | "speech-vorbis.ogg"
+    | "speech.m4a"
+    | "tiny.mp4"
+    | "photo.jpg"
+    | "photo.webp",
+): Buffer {
+  return readFileSync(new URL(`../fixtures/media/${name}`, import.meta.url));
+}
+
+/** The length of the speech in the audio fixtures, in seconds (espeak-ng's output: 106,517 samples at 22,050 Hz). */
+export const SPEECH_SECONDS = 106_517 / 22_050;

@@ -5,6 +5,7 @@ import type { AddressInfo, Socket } from "node:net";
 export interface RecordedRequest {
   method: string;
   path: string;
+  query: URLSearchParams;
   headers: IncomingMessage["headers"];
   raw: Buffer;
   body: unknown;
@@ -94,8 +95,17 @@ export class FakeChatbotApi {
         if (!res.writableFinished) resolve();
       });
     });
-    const path = (req.url ?? "/").split("?")[0] ?? "/";
-    const request: RecordedRequest = { method: req.method ?? "GET", path, headers: req.headers, raw, body, clientGone };
+    const url = new URL(req.url ?? "/", "http://fake");
+    const path = url.pathname;
+    const request: RecordedRequest = {
+      method: req.method ?? "GET",
+      path,
+      query: url.searchParams,
+      headers: req.headers,
+      raw,
+      body,
+      clientGone,
+    };
     this.requests.push(request);
     const handler = this.#routes.get(`${request.method} ${path}`);
     if (handler) await handler(request, res);

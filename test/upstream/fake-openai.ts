@@ -11,6 +11,29 @@ export interface CompletionRequest {
   clientGone: Promise<void>;
 }
 
+/** A file part of a multipart body. */
+export interface UploadedFile {
+  filename: string | undefined;
+  contentType: string | undefined;
+  bytes: Buffer;
+}
+
+/** An audio-transcription request the fake received: its text fields (model, response_format…) and its file. */
+export interface TranscriptionRequest {
+  headers: IncomingMessage["headers"];
+  fields: Record<string, string>;
+  file: UploadedFile | undefined;
+}
+
+/** How the fake answers the next transcription requests. */
+export type TranscriptionBehaviour =
+  /** `{text}`, as OpenAI's `response_format=json`. */
+  | { kind: "text"; text: string }
+  /** Answers `status` with a JSON body. */
+  | { kind: "status"; status: number; body: unknown }
+  /** Never sends response headers. */
+  | { kind: "hang" };
+
 /** How the fake answers the next requests. */
 export type Behaviour =
   /** Streams the fragments as OpenAI does; `usage` null sends no usage chunk; `finish` false ends without stop. */
@@ -26,6 +49,38 @@ export type Behaviour =
   /** Never sends response headers. */
   | { kind: "hang" };
 
+/** The parts of a multipart/form-data body, split at the boundary of its Content-Type. */
+function multipartParts(body: Buffer, contentType: string | undefined): { headers: string; content: Buffer }[] {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? "");
+  if (!boundary) throw new Error(`not a multipart body: ${contentType}`);
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  const parts: { headers: string; content: Buffer }[] = [];
+  let at = body.indexOf(delimiter);
+  // Each part is "\r\n<headers>\r\n\r\n<content>\r\n" up to the next delimiter; "--" after one ends the body.
+  while (at !== -1 && body.subarray(at + delimiter.length, at + delimiter.length + 2).toString() !== "--") {
+    const next = body.indexOf(delimiter, at + delimiter.length);
+    if (next === -1) throw new Error("a multipart body without its closing delimiter");
+    const part = body.subarray(at + delimiter.length + 2, next - 2);
+    const split = part.indexOf("\r\n\r\n");
+    parts.push({ headers: part.subarray(0, split).toString("utf8"), content: part.subarray(split + 4) });
+    at = next;
+  }
+  return parts;
+}
+
+/** The fields and the file of a transcription request. */
+function transcriptionForm(body: Buffer, contentType: string | undefined) {
+  const fields: Record<string, string> = {};
+  let file: UploadedFile | undefined;
+  for (const { headers, content } of multipartParts(body, contentType)) {
+    const name = /name="([^"]*)"/.exec(headers)?.[1] ?? "";
+    const filename = /filename="([^"]*)"/.exec(headers)?.[1];
+    if (filename === undefined) fields[name] = content.toString("utf8");
+    else file = { filename, contentType: /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1], bytes: content };
+  }
+  return { fields, file };
+}
+
 const chunk = (delta: object, finishReason: string | null = null) => ({
   id: "chatcmpl-fake",
   object: "chat.completion.chunk",
@@ -37,11 +92,15 @@ const chunk = (delta: object, finishReason: string | null = null) => ({
 /**
  * A local OpenAI-compatible server: `POST /v1/chat/completions` answers as scripted by {@link FakeOpenAi.behave},
  * streamed as server-sent events (each event written in two halves, so clients must reassemble them), and every
- * request is recorded with a promise telling when the client went away.
+ * request is recorded with a promise telling when the client went away. `POST /v1/audio/transcriptions` takes
+ * OpenAI's multipart form, records it in {@link FakeOpenAi.transcriptions} and answers as scripted by
+ * {@link FakeOpenAi.transcribeAs}.
  */
 export class FakeOpenAi {
   readonly requests: CompletionRequest[] = [];
+  readonly transcriptions: TranscriptionRequest[] = [];
   #behaviour: Behaviour = { kind: "stream", fragments: ["Hello", " there"] };
+  #transcription: TranscriptionBehaviour = { kind: "text", text: "Hello there" };
   readonly #sockets = new Set<Socket>();
   readonly #server: Server;
 
@@ -71,6 +130,12 @@ export class FakeOpenAi {
     return this;
   }
 
+  /** Sets how the following transcription requests are answered. */
+  transcribeAs(behaviour: TranscriptionBehaviour): this {
+    this.#transcription = behaviour;
+    return this;
+  }
+
   async close(): Promise<void> {
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
@@ -85,6 +150,14 @@ export class FakeOpenAi {
       });
     });
     const path = req.url ?? "/";
+    if (req.method === "POST" && path === "/v1/audio/transcriptions") {
+      this.transcriptions.push({
+        headers: req.headers,
+        ...transcriptionForm(Buffer.concat(chunks), req.headers["content-type"]),
+      });
+      this.#transcribe(this.#transcription, res);
+      return;
+    }
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>;
     this.requests.push({ path, headers: req.headers, body, clientGone });
     if (req.method !== "POST" || path !== "/v1/chat/completions") {
@@ -94,6 +167,13 @@ export class FakeOpenAi {
       return;
     }
     await this.#answer(this.#behaviour, res);
+  }
+
+  #transcribe(behaviour: TranscriptionBehaviour, res: ServerResponse): void {
+    if (behaviour.kind === "hang") return;
+    const [status, body] =
+      behaviour.kind === "text" ? [200, { text: behaviour.text }] : [behaviour.status, behaviour.body];
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
   }
 
   async #answer(behaviour: Behaviour, res: ServerResponse): Promise<void> {

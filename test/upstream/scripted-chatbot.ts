@@ -24,6 +24,9 @@ export interface AnswerScript {
 export interface RecordedAsk {
   sessionId: number;
   content: string;
+  /** As sent: `Text` when the request left it out or null. */
+  chatAskType: string;
+  fileIds: number[];
   /** When it arrived (performance.now()). */
   at: number;
   /** When the last piece of the answer was written, or the stream was cut (performance.now()). */
@@ -33,14 +36,34 @@ export interface RecordedAsk {
 }
 
 /**
+ * An answer that says what was asked: "Image with 2 file(s): <question>", so tests see the ask type, the number
+ * of files and the caption in the text the user got.
+ */
+export function describingTheAsk(question: string, ask: RecordedAsk): AnswerScript {
+  return { fragments: [`${ask.chatAskType} with ${ask.fileIds.length} file(s)`, question ? `: ${question}` : ""] };
+}
+
+/** A file uploaded through the three steps (GetPreUploadUrl, PUT, UploadSuccess). */
+export interface RecordedUpload {
+  fileStoreId: number;
+  fileName: string;
+  /** The PUT's bytes and Content-Type, once they came. */
+  bytes?: Buffer;
+  contentType?: string;
+  confirmed: boolean;
+}
+
+/**
  * A chatbot API whose answers the test scripts: sessions from GetSession (numbered from 101), a welcome from Get,
- * and ClientAsk streaming the fragments of {@link answer} in any framing, slowly, broken, or failing on demand.
- * By default it answers "Answer to <question>" in three fragments.
+ * the three-step upload (files numbered from 501, kept with their bytes), and ClientAsk streaming the fragments of
+ * {@link answer} in any framing, slowly, broken, or failing on demand. By default it answers "Answer to <question>"
+ * in three fragments; a question with files is refused (400) unless every file id was uploaded and confirmed.
  */
 export class ScriptedChatbot {
   readonly asks: RecordedAsk[] = [];
   /** GetSession calls so far, per serial number. */
   readonly sessions: { serialNumber: string; sessionId: number }[] = [];
+  readonly uploads = new Map<number, RecordedUpload>();
   welcome = { WelcomeMessage: "Welcome to **Homes**!", SuggestedMessage: "Homes for sale\nRentals" };
   answer: (question: string, ask: RecordedAsk) => AnswerScript = (question) => ({
     fragments: ["Answer ", "to ", question],
@@ -58,10 +81,18 @@ export class ScriptedChatbot {
     return this.api.url;
   }
 
-  /** Forgets questions and sessions (session ids keep counting, so a test never sees an old one again). */
+  /** Forgets questions, sessions and uploads (ids keep counting, so a test never sees an old one again). */
   reset(): void {
     this.asks.length = 0;
     this.sessions.length = 0;
+    this.uploads.clear();
+  }
+
+  /** The uploaded file behind a file id of a question. */
+  upload(fileId: number): RecordedUpload {
+    const upload = this.uploads.get(fileId);
+    if (!upload) throw new Error(`no upload ${fileId}`);
+    return upload;
   }
 
   close(): Promise<void> {
@@ -78,15 +109,22 @@ export class ScriptedChatbot {
     this.api.route("POST", "/chat/Chatbot/Get", (req, res) =>
       sendEnvelope(res, { serialNumber: (req.body as { serialNumber?: unknown }).serialNumber, ...this.welcome }),
     );
+    this.#routeUploads();
     this.api.route("POST", "/chat/Chat/ClientAsk", async (req, res) => {
-      const body = req.body as { sessionID: number; content: string };
+      const body = req.body as { sessionID: number; content: string; chatAskType?: string | null; fileIds?: number[] };
       const ask: RecordedAsk = {
         sessionId: body.sessionID,
         content: body.content,
+        chatAskType: body.chatAskType ?? "Text",
+        fileIds: body.fileIds ?? [],
         at: performance.now(),
         clientGone: req.clientGone,
       };
       this.asks.push(ask);
+      const missing = ask.fileIds.find((id) => !this.uploads.get(id)?.confirmed);
+      if (missing !== undefined) {
+        return sendEnvelope(res, null, { status: 400, message: `File ${missing} is not uploaded and confirmed` });
+      }
       const script = this.answer(body.content, ask);
       if (script.failWith !== undefined) {
         sendEnvelope(res, null, { status: script.failWith, message: "scripted failure" });
@@ -116,6 +154,33 @@ export class ScriptedChatbot {
         res.destroy();
       } else res.end();
       ask.answeredAt = performance.now();
+    });
+  }
+
+  #routeUploads(): void {
+    let nextFile = 500;
+    this.api.route("POST", "/chat/User/GetPreUploadUrl", (req, res) => {
+      const fileStoreId = ++nextFile;
+      const fileName = String((req.body as { fileName?: unknown }).fileName);
+      this.uploads.set(fileStoreId, { fileStoreId, fileName, confirmed: false });
+      // A string id, as the hosted platform's example shows.
+      sendEnvelope(res, {
+        FileStoreId: String(fileStoreId),
+        PreUploadUrl: `${this.url}/upload?file=${fileStoreId}`,
+      });
+    });
+    this.api.route("PUT", "/upload", (req, res) => {
+      const upload = this.uploads.get(Number(req.query.get("file")));
+      if (!upload) return void res.writeHead(404).end();
+      upload.bytes = req.raw;
+      upload.contentType = req.headers["content-type"];
+      res.writeHead(200).end();
+    });
+    this.api.route("POST", "/chat/User/UploadSuccess", (req, res) => {
+      const upload = this.uploads.get(Number((req.body as { FileStoreId?: unknown }).FileStoreId));
+      if (!upload?.bytes) return sendEnvelope(res, null, { status: 400, message: "nothing uploaded" });
+      upload.confirmed = true;
+      sendEnvelope(res, null);
     });
   }
 }

@@ -1,10 +1,12 @@
 import { type Dispatcher, request as undiciRequest } from "undici";
 import { EngineError } from "./engine-error.js";
 import { LLM_MODEL_KEY } from "./model-keys.js";
-import { buildPrompt, providerTemperature } from "./openai-prompt.js";
-import { errorMessage, readCompletionStream } from "./openai-stream.js";
+import { ProviderEndpoint } from "./openai-endpoint.js";
+import { buildPrompt, providerTemperature, type Transcripts } from "./openai-prompt.js";
+import { readCompletionStream } from "./openai-stream.js";
+import { Transcriber } from "./openai-transcription.js";
 import { exchangeTokens } from "./token-count.js";
-import type { AnswerEngine, EngineEvent, EngineModel, EngineRequest } from "./types.js";
+import type { AnswerEngine, Attachment, EngineEvent, EngineModel, EngineRequest } from "./types.js";
 
 /** Where an OpenAI-compatible API lives (OpenAI, Ollama, vLLM, llama.cpp server) and which model answers. */
 export interface OpenAiProviderOptions {
@@ -13,31 +15,20 @@ export interface OpenAiProviderOptions {
   /** Sent as a Bearer token; Ollama and llama.cpp need none. */
   apiKey?: string | undefined;
   model: string;
+  /** A speech-to-text model of the same provider (LLM_TRANSCRIBE_MODEL); without it audio is only mentioned. */
+  transcribeModel?: string | undefined;
   /** An undici dispatcher instead of the global one. */
   dispatcher?: Dispatcher | undefined;
   /** Longest wait for the response headers, and between two chunks of the stream (default 120 s). */
   timeoutMs?: number | undefined;
 }
 
-/** Most bytes of an error response read for its message. */
-const ERROR_BODY_BYTES = 64 * 1024;
-const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
-
-async function readCapped(body: AsyncIterable<Uint8Array>): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(Buffer.from(chunk));
-    size += chunk.length;
-    if (size >= ERROR_BODY_BYTES) break;
-  }
-  return Buffer.concat(chunks).toString("utf8").slice(0, ERROR_BODY_BYTES);
-}
-
 /**
  * Answers with an OpenAI-compatible chat-completions API, streamed. The prompt carries the chatbot's
  * SystemMessage, its AIResponseLanguage, the listings the question finds, the session and the question's
- * images; the stream's deltas become `text` events and the provider's usage the `totalToken`.
+ * images; the stream's deltas become `text` events and the provider's usage the `totalToken`. With a
+ * `transcribeModel`, voice messages are first transcribed by the provider and the model reads what was said
+ * (announced as `heard`, so the session keeps it).
  *
  * When `request.signal` fires the HTTP request is cancelled (the provider stops generating) and the stream ends
  * without `done`. Failures are {@link EngineError}s: 504 for timeouts, 502 for everything else.
@@ -45,29 +36,41 @@ async function readCapped(body: AsyncIterable<Uint8Array>): Promise<string> {
 export class OpenAiProvider implements AnswerEngine {
   readonly models: EngineModel[];
   readonly #options: OpenAiProviderOptions;
-  readonly #endpoint: URL;
-  /** The base URL without credentials or query, for messages. */
-  readonly #label: string;
-  readonly #timeoutMs: number;
+  readonly #endpoint: ProviderEndpoint;
+  readonly #transcriber: Transcriber | undefined;
 
   constructor(options: OpenAiProviderOptions) {
     this.#options = options;
-    const base = new URL(options.baseUrl);
-    this.#label = `${base.origin}${base.pathname.replace(/\/$/, "")}`;
-    this.#endpoint = new URL(`${this.#label}/chat/completions`);
-    this.#timeoutMs = options.timeoutMs ?? 120_000;
+    const timeoutMs = options.timeoutMs ?? 120_000;
+    this.#endpoint = new ProviderEndpoint(options.baseUrl, "/chat/completions", options.apiKey, timeoutMs);
+    const { baseUrl, apiKey, transcribeModel, dispatcher } = options;
+    this.#transcriber = transcribeModel
+      ? new Transcriber({ baseUrl, apiKey, model: transcribeModel, dispatcher, timeoutMs })
+      : undefined;
     this.models = [{ key: LLM_MODEL_KEY, name: options.model, available: true }];
   }
 
   async *answer(request: EngineRequest): AsyncGenerator<EngineEvent> {
     const { signal } = request;
-    const prompt = await buildPrompt(request);
+    let transcripts: Transcripts;
+    try {
+      transcripts = await this.#transcribe(request);
+    } catch (error) {
+      if (signal.aborted) return;
+      throw error;
+    }
+    const prompt = await buildPrompt(request, transcripts);
     if (signal.aborted) return;
+    if (transcripts.size > 0) yield { type: "heard", question: prompt.question };
     let response: Dispatcher.ResponseData;
     try {
-      response = await undiciRequest(this.#endpoint, {
+      response = await undiciRequest(this.#endpoint.url, {
         method: "POST",
-        headers: this.#headers(),
+        headers: {
+          "content-type": "application/json",
+          accept: "text/event-stream",
+          ...this.#endpoint.authorization(),
+        },
         body: JSON.stringify({
           model: this.#options.model,
           messages: prompt.messages,
@@ -77,18 +80,18 @@ export class OpenAiProvider implements AnswerEngine {
         }),
         signal,
         dispatcher: this.#options.dispatcher,
-        headersTimeout: this.#timeoutMs,
-        bodyTimeout: this.#timeoutMs,
+        headersTimeout: this.#endpoint.timeoutMs,
+        bodyTimeout: this.#endpoint.timeoutMs,
       });
     } catch (error) {
       if (signal.aborted) return;
-      throw this.#transportFailure(error);
+      throw this.#endpoint.transportFailure(error);
     }
     try {
-      if (response.statusCode < 200 || response.statusCode > 299) throw await this.#httpFailure(response);
+      if (response.statusCode < 200 || response.statusCode > 299) throw await this.#endpoint.httpFailure(response);
       let answer = "";
       let usage: number | undefined;
-      for await (const part of readCompletionStream(response.body, this.#label)) {
+      for await (const part of readCompletionStream(response.body, this.#endpoint.label)) {
         if (signal.aborted) return;
         if (part.type === "usage") usage = part.totalTokens;
         else {
@@ -98,54 +101,25 @@ export class OpenAiProvider implements AnswerEngine {
       }
       if (signal.aborted) return;
       const counted = () =>
-        exchangeTokens({ system: prompt.system, history: request.history, question: request.question, answer });
+        exchangeTokens({ system: prompt.system, history: request.history, question: prompt.question, answer });
       yield { type: "done", totalToken: usage ?? counted(), noAnswer: answer.trim() === "" };
     } catch (error) {
       if (signal.aborted) return;
-      throw error instanceof EngineError ? error : this.#transportFailure(error);
+      throw error instanceof EngineError ? error : this.#endpoint.transportFailure(error);
     } finally {
       // Ends the HTTP exchange also when the consumer stopped early, which tells the provider to stop generating.
       response.body.destroy();
     }
   }
 
-  #headers(): Record<string, string> {
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-    if (this.#options.apiKey) headers.authorization = `Bearer ${this.#options.apiKey}`;
-    return headers;
-  }
-
-  /** Providers sometimes echo the key in error messages; it must not reach logs or API clients. */
-  #redact(text: string): string {
-    const { apiKey } = this.#options;
-    return apiKey ? text.replaceAll(apiKey, "***") : text;
-  }
-
-  async #httpFailure(response: Dispatcher.ResponseData): Promise<EngineError> {
-    const text = await readCapped(response.body).catch(() => "");
-    let detail: string | undefined;
-    try {
-      detail = errorMessage(JSON.parse(text));
-    } catch {
-      detail = text.trim().slice(0, 200) || undefined;
+  /** The question's recordings in words, one after the other; none without a transcribe model. */
+  async #transcribe(request: EngineRequest): Promise<Transcripts> {
+    const transcripts = new Map<Attachment, string>();
+    if (!this.#transcriber) return transcripts;
+    for (const attachment of request.attachments) {
+      if (attachment.kind !== "audio") continue;
+      transcripts.set(attachment, await this.#transcriber.transcribe(attachment.bytes, request.signal));
     }
-    const status = response.statusCode === 504 || response.statusCode === 408 ? 504 : 502;
-    const message = `LLM provider ${this.#label} answered HTTP ${response.statusCode}${detail ? `: ${detail}` : ""}`;
-    return new EngineError(this.#redact(message), { status });
-  }
-
-  #transportFailure(error: unknown): EngineError {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === "string" && TIMEOUT_CODES.has(code)) {
-      return new EngineError(`LLM provider ${this.#label} did not answer within ${this.#timeoutMs} ms`, {
-        status: 504,
-        cause: error,
-      });
-    }
-    const reason = error instanceof Error ? error.message : String(error);
-    return new EngineError(this.#redact(`LLM provider ${this.#label} could not be reached or broke off: ${reason}`), {
-      status: 502,
-      cause: error,
-    });
+    return transcripts;
   }
 }

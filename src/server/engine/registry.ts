@@ -4,11 +4,15 @@ import { EMBEDDED_MODEL_KEY, LLM_MODEL_KEY } from "./model-keys.js";
 import { OpenAiProvider } from "./openai-provider.js";
 import type { AnswerEngine, EngineModel } from "./types.js";
 
-/** The LLM settings of the configuration (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL); unset = no LLM. */
+/**
+ * The LLM settings of the configuration (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL); unset = no LLM. With
+ * LLM_TRANSCRIBE_MODEL the provider also transcribes voice messages.
+ */
 export interface LlmSettings {
   baseUrl?: string | undefined;
   apiKey?: string | undefined;
   model?: string | undefined;
+  transcribeModel?: string | undefined;
 }
 
 /** The server's answer engines, by the model keys of ModelList. */
@@ -30,13 +34,13 @@ const UNCONFIGURED_LLM = "OpenAI-compatible LLM (set LLM_BASE_URL and LLM_MODEL)
 
 /**
  * Builds the engines: the embedded listings assistant (key "1", always available) and, when both LLM_BASE_URL
- * and LLM_MODEL are set, the OpenAI-compatible provider (key "2").
+ * and LLM_MODEL are set, the OpenAI-compatible provider (key "2"), transcribing voice messages with
+ * LLM_TRANSCRIBE_MODEL when that is set too.
  */
 export function createEngines(llm: LlmSettings): Engines {
   const engines: AnswerEngine[] = [new EmbeddedEngine()];
-  if (llm.baseUrl && llm.model) {
-    engines.push(new OpenAiProvider({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: llm.model }));
-  }
+  const { baseUrl, apiKey, model, transcribeModel } = llm;
+  if (baseUrl && model) engines.push(new OpenAiProvider({ baseUrl, apiKey, model, transcribeModel }));
   const models: EngineModel[] = engines.flatMap((engine) => engine.models);
   if (!models.some((model) => model.key === LLM_MODEL_KEY)) {
     models.push({ key: LLM_MODEL_KEY, name: llm.model || UNCONFIGURED_LLM, available: false });

@@ -26,8 +26,15 @@ export interface EngineRequest {
   signal: AbortSignal;
 }
 
-/** What an engine streams: text fragments, then exactly one `done`. */
-export type EngineEvent = { type: "text"; text: string } | { type: "done"; totalToken: number; noAnswer: boolean };
+/**
+ * What an engine streams: text fragments, then exactly one `done`. Before them, `heard` may give the question as
+ * the engine understood it when that is more than was typed (what a voice message said); it is stored in place
+ * of the typed content, so that the session's later questions see it in their history.
+ */
+export type EngineEvent =
+  | { type: "heard"; question: string }
+  | { type: "text"; text: string }
+  | { type: "done"; totalToken: number; noAnswer: boolean };
 
 /** A model offered by ModelList. `key` is what Edit's `Model` takes. */
 export interface EngineModel {

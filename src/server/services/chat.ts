@@ -128,6 +128,7 @@ export class ChatService {
       for await (const event of prepared.engine.answer({ ...prepared.request, signal })) {
         if (signal.aborted) break;
         if (event.type === "done") outcome = event;
+        else if (event.type === "heard") await this.store.messages.setContent(prepared.question.id, event.question);
         else if (event.text) {
           text += event.text;
           yield { type: "text", text: event.text };

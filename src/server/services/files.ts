@@ -5,13 +5,13 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileTypeFromFile } from "file-type";
+import { gifFrameCount } from "../../client/gif-frames.js";
+import { MAX_UPLOAD_BYTES, MEDIA_RULES, megabytes } from "../../client/media-rules.js";
 import type { ChatAskType } from "../../client/types.js";
 import type { Workspace } from "../domain.js";
 import type { Attachment } from "../engine/types.js";
 import { ApiError } from "../http/api-error.js";
 import type { ApiStore } from "../store/api-store.js";
-import { gifFrameCount } from "./gif-frames.js";
-import { MAX_UPLOAD_BYTES, MEDIA_RULES, megabytes } from "./media-rules.js";
 
 /** How long a pre-signed upload URL stays valid, as on the hosted platform. */
 export const UPLOAD_URL_LIFETIME_MS = 5 * 60 * 1000;

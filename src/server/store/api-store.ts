@@ -51,6 +51,8 @@ export interface ApiStore {
   };
   messages: {
     add(message: NewChatMessage): Promise<ChatMessage>;
+    /** Replaces a message's text, e.g. a voice question's with what it said once transcribed. */
+    setContent(id: number, content: string): Promise<void>;
     /** The last `limit` messages of a session, oldest first. */
     recent(sessionId: number, limit: number): Promise<ChatMessage[]>;
     /** How many messages of `role` a chatbot received since `since` (rate and monthly limits). */

@@ -44,6 +44,9 @@ export function messagesRepo(db: Kysely<Database>, now: Clock): ApiStore["messag
         .executeTakeFirstOrThrow();
       return toMessage(row);
     },
+    async setContent(id, content) {
+      await db.updateTable("messages").set({ content }).where("id", "=", id).execute();
+    },
     async recent(sessionId, limit) {
       const rows = await db
         .selectFrom("messages")

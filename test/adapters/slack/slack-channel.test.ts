@@ -5,6 +5,7 @@ import type { ReplyTarget } from "../../../src/bridge/inbound.js";
 import { createLogger } from "../../../src/log.js";
 import { SlackEmulator, type SlackLimits } from "../../emulators/slack.js";
 import { channelFailure } from "../../support/channel-failure.js";
+import { until } from "../../support/waiting.js";
 
 const started: SlackEmulator[] = [];
 afterEach(async () => {
@@ -20,6 +21,10 @@ async function start(limits?: Partial<SlackLimits>, log = createLogger("silent")
 const thread: ReplyTarget = { chatId: "C0HOMES", isGroup: true, threadId: "1767380000.000100" };
 const dm: ReplyTarget = { chatId: "D0ANA", isGroup: false };
 const assistantThread: ReplyTarget = { chatId: "D0ANA", isGroup: false, threadId: "1767380000.000200" };
+
+function options(maxBytes: number) {
+  return { signal: AbortSignal.timeout(5000), maxBytes };
+}
 
 describe("SlackChannel against the emulator", () => {
   it("posts markdown as mrkdwn in the thread and edits it in place", async () => {
@@ -97,19 +102,32 @@ describe("SlackChannel against the emulator", () => {
     const { emulator, channel } = await start();
     const bytes = new Uint8Array([0xff, 0xd8, 0xff, 1, 2, 3]);
     const file = emulator.addFile(bytes, { name: "house.jpg", mimetype: "image/jpeg" });
-    const got = await channel.download(
-      { kind: "image", platformId: file.url_private_download },
-      AbortSignal.timeout(5000),
-    );
+    const got = await channel.download({ kind: "image", platformId: file.url_private_download }, options(1024));
     expect([...got]).toEqual([...bytes]);
     const unauthorised = new SlackChannel({ token: "xoxb-not-this-workspace", apiUrl: emulator.url });
     const login = await channelFailure(
-      unauthorised.download({ kind: "image", platformId: file.url_private_download }, AbortSignal.timeout(5000)),
+      unauthorised.download({ kind: "image", platformId: file.url_private_download }, options(1024)),
     );
     expect(login.message).toContain("login page");
     const foreign = await channelFailure(
-      channel.download({ kind: "image", platformId: "https://evil.example/steal" }, AbortSignal.timeout(5000)),
+      channel.download({ kind: "image", platformId: "https://evil.example/steal" }, options(1024)),
     );
     expect(foreign.message).toContain("not on Slack");
+  });
+
+  it("stops a download at the cap, also when the file's length is not declared", async () => {
+    const { emulator, channel } = await start();
+    const big = new Uint8Array(8 * 1024 * 1024);
+    const declared = emulator.addFile(big, { name: "a.mp4", mimetype: "video/mp4" });
+    const undeclared = emulator.addFile(big, { name: "b.mp4", mimetype: "video/mp4", declareLength: false });
+    const cap = 1024 * 1024;
+    for (const file of [declared, undeclared]) {
+      await expect(
+        channel.download({ kind: "video", platformId: file.url_private_download }, options(cap)),
+      ).rejects.toMatchObject({ name: "MediaTooLargeError", limitBytes: cap });
+    }
+    await until(() => emulator.downloads.length === 2 && emulator.downloads.every((download) => !download.complete));
+    // The transfer stopped long before the 8 MiB end: what left is the cap plus what the sockets had buffered.
+    for (const download of emulator.downloads) expect(download.sent).toBeLessThan(big.length / 2);
   });
 });

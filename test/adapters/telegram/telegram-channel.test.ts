@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TelegramChannel } from "../../../adapters/telegram/telegram-channel.js";
 import type { DeliveryOutcome } from "../../../adapters/telegram/telegram-inbound.js";
 import { TelegramPoller } from "../../../adapters/telegram/telegram-polling.js";
+import { MediaTooLargeError } from "../../../src/bridge/channel.js";
 import type { ReplyTarget } from "../../../src/bridge/inbound.js";
 import { type EmulatorLimits, TelegramEmulator } from "../../emulators/telegram.js";
 import { channelFailure } from "../../support/channel-failure.js";
@@ -72,23 +73,35 @@ describe("TelegramChannel against the emulator", () => {
     const { emulator, channel } = await start();
     const bytes = new Uint8Array([0x4f, 0x67, 0x67, 0x53, 1, 2, 3]);
     const fileId = emulator.addFile(bytes, { fileName: "voice.ogg" });
-    const got = await channel.download({ kind: "voice", platformId: fileId }, AbortSignal.timeout(5000));
+    const got = await channel.download({ kind: "voice", platformId: fileId }, options(1024));
     expect([...got]).toEqual([...bytes]);
-    const unknown = await channelFailure(
-      channel.download({ kind: "voice", platformId: "nope" }, AbortSignal.timeout(5000)),
-    );
+    const unknown = await channelFailure(channel.download({ kind: "voice", platformId: "nope" }, options(1024)));
     expect(unknown.kind).toBe("rejected");
   });
 
-  it("refuses files over 20 MB on the cloud Bot API before any transfer", async () => {
+  it("refuses a file over the cap from getFile's size, without downloading it", async () => {
+    const { emulator, channel } = await start();
+    const fileId = emulator.addFile(new Uint8Array(5000), { fileName: "video.mp4" });
+    const refused = channel.download({ kind: "video", platformId: fileId }, options(4096));
+    await expect(refused).rejects.toBeInstanceOf(MediaTooLargeError);
+    await expect(refused).rejects.toMatchObject({ limitBytes: 4096 });
+    expect(emulator.callsTo("getFile")).toHaveLength(1);
+    expect(emulator.downloads).toEqual([]);
+  });
+
+  it("refuses files over 20 MB on the cloud Bot API before any call, whatever cap the bridge asks for", async () => {
     const channel = new TelegramChannel({ token: "1:x" });
-    const tooBig = await channelFailure(
-      channel.download({ kind: "video", platformId: "f", sizeBytes: 21 * 1024 * 1024 }, AbortSignal.timeout(1000)),
+    const refused = channel.download(
+      { kind: "video", platformId: "f", sizeBytes: 21 * 1024 * 1024 },
+      options(100 * 1024 * 1024),
     );
-    expect(tooBig).toMatchObject({ kind: "rejected" });
-    expect(tooBig.message).toContain("20 MB");
+    await expect(refused).rejects.toMatchObject({ name: "MediaTooLargeError", limitBytes: 20 * 1024 * 1024 });
   });
 });
+
+function options(maxBytes: number) {
+  return { signal: AbortSignal.timeout(5000), maxBytes };
+}
 
 describe("TelegramPoller against the emulator", () => {
   const update = (id: number, text: string) =>

@@ -160,7 +160,14 @@ describe("parseUpdate: media", () => {
       voice: { file_id: "V", file_unique_id: "v", duration: 2, mime_type: "audio/ogg", file_size: 8003 },
     });
     expect(messageOf(parse(voice)).media).toEqual([
-      { kind: "voice", platformId: "V", mimeType: "audio/ogg", sizeBytes: 8003, fileName: undefined },
+      {
+        kind: "voice",
+        platformId: "V",
+        mimeType: "audio/ogg",
+        sizeBytes: 8003,
+        durationSeconds: 2,
+        fileName: undefined,
+      },
     ]);
     const audio = privateUpdate({
       audio: { file_id: "A", file_unique_id: "a", duration: 9, mime_type: "audio/mpeg", file_name: "x.mp3" },
@@ -174,19 +181,8 @@ describe("parseUpdate: media", () => {
   });
 });
 
-describe("parseUpdate: ignored and cancelled", () => {
-  it("ignores edits, channel posts, bots, service messages and stickers", () => {
-    const edited = { update_id: 1, edited_message: { message_id: 1, date: 1, edit_date: 2, chat: GROUP, text: "x" } };
-    expect(parse(edited as unknown as Update)).toEqual({ kind: "ignored", reason: "edited_message update" });
-    const post = {
-      update_id: 2,
-      channel_post: { message_id: 1, date: 1, chat: { id: -100, type: "channel", title: "c" }, text: "x" },
-    };
-    expect(parse(post as unknown as Update)).toMatchObject({ kind: "ignored" });
-    const bot = privateUpdate({ text: "hi", from: { id: 9, is_bot: true, first_name: "Other" } });
-    expect(parse(bot)).toMatchObject({ kind: "ignored", reason: "not from a person" });
-    const joined = groupUpdate({ new_chat_members: [ADA] });
-    expect(parse(joined)).toMatchObject({ kind: "ignored", reason: "service or unsupported message" });
+describe("parseUpdate: what cannot be forwarded, places and contacts, albums", () => {
+  it("turns stickers, bare map pins, polls and dice into an unsupported item, to be answered", () => {
     const sticker = privateUpdate({
       sticker: {
         file_id: "S",
@@ -198,7 +194,54 @@ describe("parseUpdate: ignored and cancelled", () => {
         is_video: false,
       },
     });
-    expect(parse(sticker)).toMatchObject({ kind: "ignored" });
+    const pin = privateUpdate({ location: { latitude: 30.27, longitude: -97.74 } });
+    const dice = privateUpdate({ dice: { emoji: "🎲", value: 3 } });
+    const labels = [sticker, pin, dice].map((update) => messageOf(parse(update)).media);
+    expect(labels).toMatchObject([
+      [{ kind: "unsupported", label: "sticker" }],
+      [{ kind: "unsupported", label: "location" }],
+      [{ kind: "unsupported", label: "dice" }],
+    ]);
+  });
+
+  it("passes a named place and a shared contact on as text", () => {
+    const venue = privateUpdate({
+      location: { latitude: 30.27, longitude: -97.74 },
+      venue: {
+        location: { latitude: 30.27, longitude: -97.74 },
+        title: "Zilker Park",
+        address: "2100 Barton Springs Rd",
+      },
+    });
+    expect(messageOf(parse(venue))).toMatchObject({ text: "📍 Zilker Park, 2100 Barton Springs Rd", media: [] });
+    const contact = privateUpdate({ contact: { phone_number: "+1 555 0100", first_name: "Bob", last_name: "Lee" } });
+    expect(messageOf(parse(contact))).toMatchObject({ text: "Contact: Bob Lee +1 555 0100", media: [] });
+  });
+
+  it("marks the photos of an album with its media_group_id", () => {
+    const photo = (n: number) =>
+      privateUpdate({
+        media_group_id: "album-7",
+        photo: [{ file_id: `P${n}`, file_unique_id: `p${n}`, width: 9, height: 9, file_size: 100 }],
+      });
+    expect([photo(1), photo(2)].map((update) => messageOf(parse(update)).album)).toEqual(["album-7", "album-7"]);
+    expect(messageOf(parse(privateUpdate({ text: "hi" }))).album).toBeUndefined();
+  });
+});
+
+describe("parseUpdate: ignored and cancelled", () => {
+  it("ignores edits, channel posts, bots and service messages", () => {
+    const edited = { update_id: 1, edited_message: { message_id: 1, date: 1, edit_date: 2, chat: GROUP, text: "x" } };
+    expect(parse(edited as unknown as Update)).toEqual({ kind: "ignored", reason: "edited_message update" });
+    const post = {
+      update_id: 2,
+      channel_post: { message_id: 1, date: 1, chat: { id: -100, type: "channel", title: "c" }, text: "x" },
+    };
+    expect(parse(post as unknown as Update)).toMatchObject({ kind: "ignored" });
+    const bot = privateUpdate({ text: "hi", from: { id: 9, is_bot: true, first_name: "Other" } });
+    expect(parse(bot)).toMatchObject({ kind: "ignored", reason: "not from a person" });
+    const joined = groupUpdate({ new_chat_members: [ADA] });
+    expect(parse(joined)).toMatchObject({ kind: "ignored", reason: "service or unsupported message" });
     const forwarded = groupUpdate({ text: "news", is_automatic_forward: true });
     expect(parse(forwarded)).toMatchObject({ kind: "ignored" });
   });

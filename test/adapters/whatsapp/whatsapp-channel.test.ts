@@ -4,6 +4,7 @@ import { WhatsAppChannel } from "../../../adapters/whatsapp/whatsapp-channel.js"
 import { createLogger } from "../../../src/log.js";
 import { WhatsAppEmulator } from "../../emulators/whatsapp.js";
 import { channelFailure } from "../../support/channel-failure.js";
+import { until } from "../../support/waiting.js";
 
 const started: WhatsAppEmulator[] = [];
 afterEach(async () => {
@@ -34,6 +35,10 @@ async function start() {
 }
 
 const user = (waId: string) => ({ chatId: waId, isGroup: false, replyToMessageId: "wamid.in" });
+
+function options(maxBytes: number) {
+  return { signal: AbortSignal.timeout(5000), maxBytes };
+}
 
 describe("WhatsAppChannel against the emulator", () => {
   it("sends markdown as WhatsApp formatting, and more than three questions as a list", async () => {
@@ -91,8 +96,32 @@ describe("WhatsAppChannel against the emulator", () => {
     const { emulator, channel } = await start();
     const bytes = new Uint8Array([1, 2, 3, 4]);
     const id = emulator.addMedia(bytes, "audio/ogg");
-    expect([...(await channel.download({ kind: "voice", platformId: id }, AbortSignal.timeout(5000)))]).toEqual([
-      ...bytes,
-    ]);
+    expect([...(await channel.download({ kind: "voice", platformId: id }, options(1024)))]).toEqual([...bytes]);
+  });
+
+  it("refuses media over the cap from its metadata without fetching the bytes, and cuts an undeclared one", async () => {
+    const { emulator, channel } = await start();
+    const big = new Uint8Array(8 * 1024 * 1024);
+    const cap = 1024 * 1024;
+    const declared = emulator.addMedia(big, "video/mp4");
+    await expect(channel.download({ kind: "video", platformId: declared }, options(cap))).rejects.toMatchObject({
+      name: "MediaTooLargeError",
+      limitBytes: cap,
+    });
+    expect(emulator.downloads).toEqual([]);
+    const hidden = emulator.addMedia(big, "video/mp4", { hideSize: true, declareLength: false });
+    await expect(channel.download({ kind: "video", platformId: hidden }, options(cap))).rejects.toMatchObject({
+      name: "MediaTooLargeError",
+    });
+    await until(() => emulator.downloads.length === 1 && !emulator.downloads[0]?.complete);
+    expect(emulator.downloads[0]?.sent).toBeLessThan(big.length / 2);
+  });
+
+  it("sends the token only to the Graph host and Meta's media host", async () => {
+    const { channel } = await start();
+    const foreign = await channelFailure(
+      channel.download({ kind: "image", platformId: "https://evil.example/steal" }, options(1024)),
+    );
+    expect(foreign.kind).toBe("rejected");
   });
 });

@@ -80,6 +80,7 @@ describe("parseDelivery", () => {
         { type: "contacts", contacts: [{ name: { formatted_name: "Bob" }, phones: [{ phone: "+1 555" }] }] },
         { type: "reaction", reaction: { message_id: "wamid.x", emoji: "👍" } },
         { type: "sticker", sticker: { id: "m4" } },
+        { type: "location", location: { latitude: 30.27, longitude: -97.74 } },
       ]),
       context,
     );
@@ -92,12 +93,20 @@ describe("parseDelivery", () => {
       ["", ["document"]],
       ["📍 30.27, -97.74 (Zilker Park)", []],
       ["Contact: Bob +1 555", []],
+      ["", ["unsupported"]],
+      ["", ["unsupported"]],
     ]);
     expect(parsed.messages.map((message) => message.eventId)).toEqual(
-      [0, 1, 2, 3, 4, 5, 6, 7].map((n) => `wamid.${n}`),
+      [0, 1, 2, 3, 4, 5, 6, 7, 9, 10].map((n) => `wamid.${n}`),
     );
     expect(parsed.messages[5]?.media[0]).toMatchObject({ platformId: "m3", fileName: "offer.pdf" });
-    expect(parsed.ignored).toEqual(["reaction message", "sticker message"]);
+    expect(parsed.messages.slice(-2).map((message) => message.media[0]?.label)).toEqual(["sticker", "location"]);
+    // Pictures arrive one message each: marked as an album so that those sent together are asked together.
+    expect(parsed.messages.map((message) => message.album)).toEqual([
+      ...[undefined, undefined, undefined, "images"],
+      ...[undefined, undefined, undefined, undefined, undefined, undefined],
+    ]);
+    expect(parsed.ignored).toEqual(["reaction message"]);
   });
 
   it("leaves out messages to another phone number of the same app", () => {

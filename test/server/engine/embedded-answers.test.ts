@@ -150,12 +150,4 @@ describe("embedded engine: greetings and fallbacks", () => {
     expect(answer.text).toBe("I don't have any listings to show right now. Please check back soon.");
     expect(answer.done?.noAnswer).toBe(true);
   });
-
-  it("asks for text when only an image came", async () => {
-    const image = { kind: "image" as const, mime: "image/png", bytes: new Uint8Array([1, 2, 3]) };
-    const answer = await ask("", { attachments: [image] });
-    expect(answer.text).toContain("I can only read text messages.");
-    expect(answer.searches).toEqual([]);
-    expect(answer.done?.noAnswer).toBe(true);
-  });
 });

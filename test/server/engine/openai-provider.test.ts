@@ -2,11 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EngineError } from "../../../src/server/engine/engine-error.js";
 import { OpenAiProvider } from "../../../src/server/engine/openai-provider.js";
 import type { EngineEvent } from "../../../src/server/engine/types.js";
+import { wav } from "../../support/media-fixtures.js";
+import { until } from "../../support/waiting.js";
 import { FakeOpenAi } from "../../upstream/fake-openai.js";
 import { run } from "./engine-run.js";
 import { historyOf, requestFor } from "./listings-fixture.js";
 
 const API_KEY = "sk-test-secret-123";
+/** A voice message of `seconds` as the API hands it over: 16-bit mono WAV at 8 kHz. */
+const voice = (seconds: number) => ({ kind: "audio" as const, mime: "audio/wav", bytes: wav(seconds * 8000) });
 let fake: FakeOpenAi;
 let provider: OpenAiProvider;
 
@@ -90,19 +94,58 @@ describe("OpenAI-compatible provider: the request", () => {
     expect(lastRequest().body.temperature).toBe(expected);
   });
 
-  it("sends images as data URLs and mentions audio it cannot pass", async () => {
-    fake.behave({ kind: "stream", fragments: ["A nice kitchen."] });
+  it("sends every image as a data URL part, and makes no transcription call without a transcribe model", async () => {
+    fake.behave({ kind: "stream", fragments: ["Nice kitchens."] });
+    const before = fake.transcriptions.length;
     const attachments = [
       { kind: "image" as const, mime: "image/png", bytes: new Uint8Array([137, 80, 78, 71]) },
-      { kind: "audio" as const, mime: "audio/wav", bytes: new Uint8Array([82, 73, 70, 70]) },
+      { kind: "image" as const, mime: "image/jpeg", bytes: new Uint8Array([255, 216, 255]) },
+      { kind: "image" as const, mime: "image/webp", bytes: new Uint8Array([82, 73, 70, 70]) },
     ];
-    await run(provider, requestFor("What is in this photo?", { attachments }));
+    await run(provider, requestFor("Which of these is nicer?", { attachments }));
     expect(lastRequest().messages.at(-1)).toEqual({
       role: "user",
       content: [
-        { type: "text", text: "What is in this photo?\n[The user attached audio, which cannot be shown here.]" },
+        { type: "text", text: "Which of these is nicer?" },
         { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw==" } },
+        { type: "image_url", image_url: { url: "data:image/jpeg;base64,/9j/" } },
+        { type: "image_url", image_url: { url: "data:image/webp;base64,UklGRg==" } },
       ],
+    });
+    expect(fake.transcriptions.length).toBe(before);
+  });
+
+  it("sends images alone when there is no text", async () => {
+    fake.behave({ kind: "stream", fragments: ["A house."] });
+    const attachments = [{ kind: "image" as const, mime: "image/png", bytes: new Uint8Array([1]) }];
+    await run(provider, requestFor("", { attachments }));
+    expect(lastRequest().messages.at(-1)).toEqual({
+      role: "user",
+      content: [{ type: "image_url", image_url: { url: "data:image/png;base64,AQ==" } }],
+    });
+  });
+
+  it("without a transcribe model, says a voice message came that the model cannot hear, and what to do", async () => {
+    fake.behave({ kind: "stream", fragments: ["I can't listen to recordings, please type."] });
+    const before = fake.transcriptions.length;
+    const result = await run(provider, requestFor("", { attachments: [voice(12)] }));
+    expect(lastRequest().messages.at(-1)).toEqual({
+      role: "user",
+      content:
+        "[Attached: a voice message (12 s). You cannot listen to recordings: tell the user so and ask them to type their message.]",
+    });
+    expect(fake.transcriptions.length).toBe(before);
+    expect(result.events.some((event) => event.type === "heard")).toBe(false);
+  });
+
+  it("mentions a video after the written message", async () => {
+    fake.behave({ kind: "stream", fragments: ["ok"] });
+    const video = { kind: "video" as const, mime: "video/x-matroska", bytes: new Uint8Array([0x1a, 0x45]) };
+    await run(provider, requestFor("Is this house still available?", { attachments: [video] }));
+    expect(lastRequest().messages.at(-1)).toEqual({
+      role: "user",
+      content:
+        "Is this house still available?\n[Attached: a video. You cannot watch videos: tell the user so and ask them to describe in text what they are looking for.]",
     });
   });
 
@@ -114,6 +157,103 @@ describe("OpenAI-compatible provider: the request", () => {
     expect(sent.path).toBe("/v1/chat/completions");
     expect(sent.headers.authorization).toBeUndefined();
     expect(systemPrompt()).toMatch(/^You are the assistant of a real-estate agency\..*\n\nAnswer in English\./s);
+  });
+});
+
+describe("OpenAI-compatible provider: voice messages with a transcribe model", () => {
+  const transcribing = () =>
+    new OpenAiProvider({ baseUrl: fake.baseUrl, apiKey: API_KEY, model: "gpt-4o-mini", transcribeModel: "whisper-1" });
+
+  it("uploads the WAV to /audio/transcriptions and puts the transcript into the user's turn", async () => {
+    fake.transcribeAs({ kind: "text", text: " Three bedroom homes in Austin, please. " });
+    fake.behave({ kind: "stream", fragments: ["Here are two."] });
+    const recording = voice(12);
+    const request = requestFor("", { attachments: [recording] });
+    const result = await run(transcribing(), request);
+    const sent = fake.transcriptions.at(-1);
+    expect(sent?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(sent?.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    expect(sent?.fields).toEqual({ model: "whisper-1", response_format: "json" });
+    expect(sent?.file?.filename).toBe("audio.wav");
+    expect(sent?.file?.contentType).toBe("audio/wav");
+    expect(sent?.file?.bytes.equals(Buffer.from(recording.bytes))).toBe(true);
+    const turn = "[Voice message] Three bedroom homes in Austin, please.";
+    expect(lastRequest().messages.at(-1)).toEqual({ role: "user", content: turn });
+    // The listings are searched for what was said.
+    expect(request.searches.at(-1)).toEqual({ city: "Austin", minBedrooms: 3, limit: 500 });
+    expect(systemPrompt()).toContain("MLS100001");
+    expect(result.events[0]).toEqual({ type: "heard", question: turn });
+    expect(result.text).toBe("Here are two.");
+  });
+
+  it("keeps the written message before the transcript", async () => {
+    fake.transcribeAs({ kind: "text", text: "with a garden" });
+    fake.behave({ kind: "stream", fragments: ["ok"] });
+    await run(transcribing(), requestFor("Homes in Denver", { attachments: [voice(3)] }));
+    expect(lastRequest().messages.at(-1)?.content).toBe("Homes in Denver\n[Voice message] with a garden");
+  });
+
+  it("says when no speech was recognised", async () => {
+    fake.transcribeAs({ kind: "text", text: "" });
+    fake.behave({ kind: "stream", fragments: ["ok"] });
+    await run(transcribing(), requestFor("", { attachments: [voice(2)] }));
+    expect(lastRequest().messages.at(-1)?.content).toBe(
+      "[Attached: a voice message (2 s) in which no speech was recognised.]",
+    );
+  });
+
+  it("maps a transcription error to 502 without the key, and asks for no completion", async () => {
+    const message = `Incorrect API key provided: ${API_KEY}.`;
+    fake.transcribeAs({ kind: "status", status: 401, body: { error: { message } } });
+    const before = fake.requests.length;
+    const error = await run(transcribing(), requestFor("", { attachments: [voice(1)] })).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).status).toBe(502);
+    expect((error as EngineError).message).toBe(
+      `LLM provider ${fake.baseUrl} (audio transcription) answered HTTP 401: Incorrect API key provided: ***.`,
+    );
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it("maps an answer without text to 502", async () => {
+    fake.transcribeAs({ kind: "status", status: 200, body: { transcript: "hello" } });
+    const error = await run(transcribing(), requestFor("", { attachments: [voice(1)] })).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      status: 502,
+      message: `LLM provider ${fake.baseUrl} (audio transcription) answered without a "text" field`,
+    });
+  });
+
+  it("maps a transcription that does not come in time to 504", async () => {
+    fake.transcribeAs({ kind: "hang" });
+    const impatient = new OpenAiProvider({ baseUrl: fake.baseUrl, model: "m", transcribeModel: "w", timeoutMs: 150 });
+    const error = await run(impatient, requestFor("", { attachments: [voice(1)] })).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      status: 504,
+      message: `LLM provider ${fake.baseUrl} (audio transcription) did not answer within 150 ms`,
+    });
+  });
+
+  it("transcribes nothing for a question without audio", async () => {
+    fake.behave({ kind: "stream", fragments: ["ok"] });
+    const before = fake.transcriptions.length;
+    const result = await run(transcribing(), requestFor("homes in Austin"));
+    expect(fake.transcriptions.length).toBe(before);
+    expect(result.events[0]).toEqual({ type: "text", text: "ok" });
+  });
+
+  it("stops quietly when the client goes away during the transcription", async () => {
+    fake.transcribeAs({ kind: "hang" });
+    const controller = new AbortController();
+    const before = { completions: fake.requests.length, transcriptions: fake.transcriptions.length };
+    const events = run(transcribing(), requestFor("", { attachments: [voice(1)], signal: controller.signal }));
+    await until(() => (fake.transcriptions.length > before.transcriptions ? true : undefined));
+    controller.abort();
+    expect((await events).events).toEqual([]);
+    expect(fake.requests.length).toBe(before.completions);
   });
 });
 

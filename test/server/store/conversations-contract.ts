@@ -41,6 +41,20 @@ export function conversationsContract(store: StoreGetter, clock: PinnableClock):
       expect(await store().messages.recent(session.id, 1)).toEqual([message]);
     });
 
+    it("replaces the content of one message and leaves every other field", async () => {
+      const chatbot = await newChatbot(store());
+      const session = await store().sessions.create({ chatbotId: chatbot.id, uri: "web" });
+      const voice = await store().messages.add({ ...newMessage(session, "User", ""), askType: "Audio", fileIds: [3] });
+      const other = await store().messages.add(newMessage(session, "AI", "unchanged"));
+
+      await store().messages.setContent(voice.id, "[Voice message] homes in Austin");
+
+      expect(await store().messages.recent(session.id, 10)).toEqual([
+        { ...voice, content: "[Voice message] homes in Austin" },
+        other,
+      ]);
+    });
+
     it("gives the last messages of a session, oldest first", async () => {
       const chatbot = await newChatbot(store());
       const session = await store().sessions.create({ chatbotId: chatbot.id, uri: "web" });

@@ -4,6 +4,7 @@ import type { AnswerEngine, EngineEvent, EngineModel, EngineRequest } from "../t
 import { streamFragments } from "./fragments.js";
 import { phrasebookFor } from "./language.js";
 import { consultListings } from "./listing-search.js";
+import { receivedMedia } from "./received-media.js";
 import { composeReply, type Reply } from "./reply.js";
 
 /** The embedded engine's name in ModelList. */
@@ -13,6 +14,8 @@ const EMBEDDED_MODEL_NAME = "chatbridge-listings";
  * The offline real-estate assistant: understands questions about the chatbot's listings (in English and
  * Spanish, with the session's earlier questions as context), answers from the listings in the chatbot's
  * AIResponseLanguage, and needs no model weights, so the same question always gets the same answer.
+ * Photos, voice messages and videos are acknowledged but not looked at: the answer says what arrived and
+ * answers the written message that came with them, or asks for one.
  *
  * When `request.signal` fires the stream ends without `done`.
  */
@@ -35,11 +38,12 @@ export class EmbeddedEngine implements AnswerEngine {
 
   async #reply(request: EngineRequest): Promise<Reply> {
     const book = phrasebookFor(request.chatbot.settings.AIResponseLanguage);
-    if (request.question.trim() === "") {
-      // Images, audio and video are not understood offline; say so instead of guessing.
-      return { text: book.mediaOnly(), noAnswer: true };
-    }
+    const media = receivedMedia(request.attachments);
+    const captioned = request.question.trim() !== "";
+    // Without words there is nothing to search for: say what arrived and ask for them.
+    if (media && !captioned) return { text: book.mediaReceived(media, false), noAnswer: true };
     const { catalog, findings } = await consultListings(request);
-    return composeReply(findings, catalog, request.chatbot, book);
+    const reply = composeReply(findings, catalog, request.chatbot, book);
+    return media ? { ...reply, text: `${book.mediaReceived(media, true)}\n\n${reply.text}` } : reply;
   }
 }

@@ -1,4 +1,4 @@
-import type { ListingFacts, Phrasebook, Relaxation, SearchWords } from "./phrasebook.js";
+import type { ListingFacts, Phrasebook, ReceivedMedia, Relaxation, SearchWords } from "./phrasebook.js";
 import { joinWords, mlsLabel } from "./phrasebook.js";
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
@@ -48,6 +48,33 @@ function price({ minPrice: min, maxPrice: max }: SearchWords): string | undefine
   return undefined;
 }
 
+/** "an" before the numbers said with a vowel sound first (8, 11, 18, 80–89, 800–899), "a" before the others. */
+const article = (count: number) => (count === 11 || count === 18 || String(count).startsWith("8") ? "an" : "a");
+
+/** A length as a compound adjective with its article: "a 12-second", "an 8-minute", "a 2-minute 5-second". */
+function lasting(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  if (minutes === 0) return `${article(rest)} ${rest}-second`;
+  return `${article(minutes)} ${minutes}-minute${rest === 0 ? "" : ` ${rest}-second`}`;
+}
+
+const sized = (noun: string) => (seconds: number | undefined) =>
+  seconds === undefined ? `a ${noun}` : `${lasting(seconds)} ${noun}`;
+
+function received(media: ReceivedMedia): string[] {
+  const photos = media.photos === 0 ? [] : [media.photos === 1 ? "a photo" : `${media.photos} photos`];
+  return [...photos, ...media.recordings.map(sized("voice message")), ...media.videos.map(sized("video"))];
+}
+
+function senses(media: ReceivedMedia): string[] {
+  const senses: string[] = [];
+  if (media.photos > 0) senses.push("look at photos");
+  if (media.recordings.length > 0) senses.push("listen to recordings");
+  if (media.videos.length > 0) senses.push("watch videos");
+  return senses;
+}
+
 const whereTo = (cities: string[]) => (cities.length > 0 ? ` I have listings in ${joinWords(cities, "and")}.` : "");
 
 /** English answers. */
@@ -60,8 +87,12 @@ export const english: Phrasebook = {
   offTopic: (name, city) =>
     `I'm ${name ? `the real-estate assistant of ${name}` : "a real-estate assistant"}, so I can only help with our ` +
     `listings. Try asking, for example, "3 bedroom homes${city ? ` in ${city}` : ""}" or about a listing by its MLS number.`,
-  mediaOnly: () =>
-    `I can only read text messages. Please type your question, for example "2 bedroom apartments for rent".`,
+  mediaReceived: (media, captioned) => {
+    const next = captioned
+      ? "so I'll answer your written message."
+      : `so please type what you're looking for, for example "2 bedroom apartments for rent".`;
+    return `I received ${joinWords(received(media), "and")}. I can't ${joinWords(senses(media), "or")} offline, ${next}`;
+  },
   noListings: () => "I don't have any listings to show right now. Please check back soon.",
   intro: ({ count, shown, search, sort }) => {
     const order = sort ? `, ${SORTS[sort]}` : "";

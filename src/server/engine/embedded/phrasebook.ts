@@ -54,6 +54,15 @@ export interface Intro {
   sort: SearchFilters["sort"];
 }
 
+/** Media that came with a question: photos counted, each voice message and video with its length when known. */
+export interface ReceivedMedia {
+  photos: number;
+  /** Whole seconds of each voice message; undefined when its header could not be read. */
+  recordings: (number | undefined)[];
+  /** Whole seconds of each video; undefined when its length is not known. */
+  videos: (number | undefined)[];
+}
+
 /** Every sentence the embedded engine says, in one language. */
 export interface Phrasebook {
   /** BCP 47 locale for numbers. */
@@ -65,8 +74,11 @@ export interface Phrasebook {
   thanks(): string;
   /** A question that is neither about listings nor a greeting. */
   offTopic(chatbotName: string, exampleCity: string | undefined): string;
-  /** Only files, no text: the embedded engine reads text only. */
-  mediaOnly(): string;
+  /**
+   * What arrived and that it cannot be seen or heard offline; then, with a written message (`captioned`), that
+   * the answer follows from it, without one an invitation to type what they are looking for.
+   */
+  mediaReceived(media: ReceivedMedia, captioned: boolean): string;
   /** The chatbot has no listings on offer at all. */
   noListings(): string;
   intro(intro: Intro): string;

@@ -1,4 +1,4 @@
-import type { ListingFacts, Phrasebook, Relaxation, SearchWords } from "./phrasebook.js";
+import type { ListingFacts, Phrasebook, ReceivedMedia, Relaxation, SearchWords } from "./phrasebook.js";
 import { joinWords, mlsLabel } from "./phrasebook.js";
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
@@ -35,6 +35,31 @@ function price({ minPrice: min, maxPrice: max }: SearchWords): string | undefine
   return undefined;
 }
 
+/** "12 segundos", "1 minuto", "2 minutos y 5 segundos". */
+function lasting(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  const parts = minutes === 0 ? [] : [plural(minutes, "minuto", "minutos")];
+  if (rest > 0 || minutes === 0) parts.push(plural(rest, "segundo", "segundos"));
+  return joinWords(parts, "y");
+}
+
+const sized = (noun: string) => (seconds: number | undefined) =>
+  seconds === undefined ? noun : `${noun} de ${lasting(seconds)}`;
+
+function received(media: ReceivedMedia): string[] {
+  const photos = media.photos === 0 ? [] : [media.photos === 1 ? "una foto" : `${media.photos} fotos`];
+  return [...photos, ...media.recordings.map(sized("un mensaje de voz")), ...media.videos.map(sized("un video"))];
+}
+
+function senses(media: ReceivedMedia): string[] {
+  const senses: string[] = [];
+  if (media.photos > 0) senses.push("ver fotos");
+  if (media.recordings.length > 0) senses.push("escuchar grabaciones");
+  if (media.videos.length > 0) senses.push("ver videos");
+  return senses;
+}
+
 const whereTo = (cities: string[]) => (cities.length > 0 ? ` Tengo propiedades en ${joinWords(cities, "y")}.` : "");
 
 /** Spanish answers. Numbers use the comma-grouped style of Spanish in the Americas, where MLS listings are. */
@@ -48,7 +73,13 @@ export const spanish: Phrasebook = {
   offTopic: (name, city) =>
     `Soy el asistente inmobiliario${name ? ` de ${name}` : ""}, así que solo puedo ayudarte con nuestras ` +
     `propiedades. Prueba, por ejemplo, "casas de 3 habitaciones${city ? ` en ${city}` : ""}" o pregúntame por un número MLS.`,
-  mediaOnly: () => `Solo puedo leer mensajes de texto. Escribe tu pregunta, por ejemplo "apartamentos en alquiler".`,
+  mediaReceived: (media, captioned) => {
+    const next = captioned
+      ? "así que respondo a tu mensaje escrito."
+      : `así que escríbeme qué buscas, por ejemplo "apartamentos de 2 habitaciones en alquiler".`;
+    // A negated list joins with "ni": "no puedo ver fotos ni escuchar grabaciones".
+    return `Recibí ${joinWords(received(media), "y")}. No puedo ${joinWords(senses(media), "ni")} sin conexión, ${next}`;
+  },
   noListings: () => "Ahora mismo no tengo propiedades para mostrar. Vuelve a consultar pronto.",
   intro: ({ count, shown, search, sort }) => {
     const order = sort ? `, ${SORTS[sort]}` : "";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { gifFrameCount } from "../../../src/server/services/gif-frames.js";
-import { gif } from "../../support/gif.js";
+import { gifFrameCount } from "../../src/client/gif-frames.js";
+import { gif } from "../support/gif.js";
 
 describe("gifFrameCount", () => {
   it("counts one image in a still GIF and several in an animation", () => {

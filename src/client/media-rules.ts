@@ -1,4 +1,4 @@
-import type { ChatAskType } from "../../client/types.js";
+import type { ChatAskType } from "./types.js";
 
 const MB = 1024 * 1024;
 
@@ -21,6 +21,8 @@ export const MEDIA_RULES: Record<
   Video: {
     formats: {
       "video/mp4": "MP4",
+      // file-type 21 names Matroska video/matroska; older identifiers say video/x-matroska.
+      "video/matroska": "MKV",
       "video/x-matroska": "MKV",
       "video/vnd.avi": "AVI",
       "video/x-msvideo": "AVI",

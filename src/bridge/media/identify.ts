@@ -1,0 +1,65 @@
+import { fileTypeFromBuffer } from "file-type";
+import { gifFrameCount } from "../../client/gif-frames.js";
+import { MEDIA_RULES } from "../../client/media-rules.js";
+import type { ChatAskType } from "../../client/types.js";
+import type { AudioFormat } from "./audio-to-wav.js";
+
+/** The ask types that carry files. */
+export type MediaAskType = Exclude<ChatAskType, "Text">;
+
+/** What a file's bytes turned out to be: something ClientAsk takes (audio after conversion), or not. */
+export type Identified =
+  | { askType: "Image" | "Video"; mime: string; extension: string }
+  | { askType: "Audio"; format: AudioFormat }
+  | { askType: undefined; what: string };
+
+/**
+ * The compressed audio the bridge decodes to WAV, by the MIME type file-type gives. M4A/AAC, AMR and others have
+ * no maintained pure JS/wasm decoder, so they are refused rather than forwarded in a format the API refuses.
+ */
+const AUDIO_FORMATS: Record<string, AudioFormat> = {
+  "audio/ogg; codecs=opus": "opus",
+  "audio/opus": "opus",
+  "audio/ogg": "vorbis",
+  "audio/mpeg": "mp3",
+  "audio/flac": "flac",
+  "audio/x-flac": "flac",
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/vnd.wave": "wav",
+};
+
+/**
+ * Identifies a file from its bytes (magic numbers, via file-type), never from its name or the platform's declared
+ * type, which users and apps get wrong. Images and videos ClientAsk accepts go as they are, an animated GIF is
+ * refused (the API takes still GIFs only), audio it can decode is marked for conversion.
+ */
+export async function identify(bytes: Uint8Array): Promise<Identified> {
+  const type = await fileTypeFromBuffer(bytes);
+  if (!type) return { askType: undefined, what: "a file of unknown type" };
+  const audio = AUDIO_FORMATS[type.mime];
+  if (audio) return { askType: "Audio", format: audio };
+  for (const askType of ["Image", "Video"] as const) {
+    if (!(type.mime in MEDIA_RULES[askType].formats)) continue;
+    if (type.mime === "image/gif" && gifFrameCount(bytes) > 1) return { askType: undefined, what: "an animated GIF" };
+    return { askType, mime: type.mime, extension: type.ext };
+  }
+  return { askType: undefined, what: type.mime };
+}
+
+/**
+ * The category a platform's declared type suggests, to choose the download cap and to refuse early what is plainly
+ * no media (a PDF) without fetching it. `unknown` files (no type, `application/octet-stream`) are fetched and
+ * identified from their bytes.
+ */
+export function declaredAskType(kind: string, mimeType: string | undefined): MediaAskType | "unknown" | "other" {
+  if (kind === "image") return "Image";
+  if (kind === "audio" || kind === "voice") return "Audio";
+  if (kind === "video") return "Video";
+  const mime = (mimeType ?? "").toLowerCase();
+  if (mime === "" || mime === "application/octet-stream" || mime === "binary/octet-stream") return "unknown";
+  if (mime.startsWith("image/")) return "Image";
+  if (mime.startsWith("audio/")) return "Audio";
+  if (mime.startsWith("video/")) return "Video";
+  return "other";
+}

@@ -1,0 +1,93 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Message, Update } from "grammy/types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
+import { loadConfig } from "../../../src/config.js";
+import { createLogger } from "../../../src/log.js";
+import { TelegramEmulator } from "../../emulators/telegram.js";
+import { mediaFixture } from "../../support/media-fixtures.js";
+import { freePort, until } from "../../support/waiting.js";
+
+const TOKEN = "123456789:AAtest-token-of-the-embedded-bot";
+const SECRET = "embedded-secret";
+
+let telegram: TelegramEmulator;
+let running: RunningBridge;
+
+// The whole product on one machine: Telegram's emulator → chatbridge → the embedded chatbot API it serves itself.
+beforeAll(async () => {
+  telegram = await TelegramEmulator.start({ token: TOKEN, bot: { id: 777, username: "embedded_homes_bot" } });
+  const port = await freePort();
+  const config = loadConfig(
+    {
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "chatbridge-embedded-media-")),
+      STORE_URL: "memory://",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_WEBHOOK_SECRET: SECRET,
+      TELEGRAM_API_ROOT: telegram.url,
+      MEDIA_GROUP_WINDOW_MS: "300",
+    },
+    { envFile: undefined },
+  );
+  running = await startBridge(config, createLogger("silent"), { host: "127.0.0.1" });
+});
+
+afterAll(async () => {
+  await running?.close(1000);
+  await telegram?.close();
+});
+
+let nextUpdate = 100;
+let nextChat = 7000;
+
+function update(content: Partial<Message>, chatId: number): Update {
+  const id = ++nextUpdate;
+  return {
+    update_id: id,
+    message: {
+      message_id: id,
+      date: 1767225000,
+      chat: { id: chatId, type: "private", first_name: "Ana" },
+      from: { id: chatId, is_bot: false, first_name: "Ana" },
+      ...content,
+    },
+  } as Update;
+}
+
+/** The answer after the welcome, once the bridge has gone quiet. */
+async function answerIn(chatId: number): Promise<string> {
+  await until(() => (telegram.messagesIn(chatId).length >= 2 ? true : undefined), 15_000);
+  await until(() => (performance.now() - (telegram.calls.at(-1)?.at ?? 0) > 500 ? true : undefined), 15_000);
+  return telegram.messagesIn(chatId)[1]?.text ?? "";
+}
+
+describe("Media through the embedded chatbot API", () => {
+  it("acknowledges a voice note with its length, as converted, uploaded and checked by the server", async () => {
+    const chatId = ++nextChat;
+    const ogg = mediaFixture("voice.ogg");
+    const voice = { file_id: telegram.addFile(ogg), file_unique_id: "v", duration: 5, mime_type: "audio/ogg" };
+    await telegram.deliver(update({ voice }, chatId), { secret: SECRET });
+    const answer = await answerIn(chatId);
+    // 4.84 s of speech rounds to 5 seconds on the server, read from the WAV the bridge uploaded.
+    expect(answer).toMatch(/^I received a 5-second voice message\. I can't listen to recordings offline/);
+  });
+
+  it("acknowledges an album's photos and answers their caption from the listings", async () => {
+    const chatId = ++nextChat;
+    for (const [n, name] of (["photo.jpg", "photo.webp"] as const).entries()) {
+      const photo = [{ file_id: telegram.addFile(mediaFixture(name)), file_unique_id: `p${n}`, width: 64, height: 48 }];
+      const caption = n === 0 ? { caption: "houses for sale in Austin" } : {};
+      await telegram.deliver(update({ media_group_id: "a1", photo, ...caption }, chatId), { secret: SECRET });
+    }
+    const answer = await answerIn(chatId);
+    expect(answer).toMatch(
+      /^I received 2 photos\. I can't look at photos offline, so I'll answer your written message\./,
+    );
+    expect(answer).toContain("Austin");
+    expect(telegram.messagesIn(chatId)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,33 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type RunningBridge, startBridge } from "../../src/bridge-app.js";
+import { loadConfig } from "../../src/config.js";
+import { createLogger } from "../../src/log.js";
+import type { ScriptedChatbot } from "../upstream/scripted-chatbot.js";
+import { freePort } from "./waiting.js";
+
+/**
+ * Starts `chatbridge start`'s app on a free loopback port with a fresh data directory and an in-memory store,
+ * talking to `chatbot`; `env` adds the channel's variables (and overrides any of these).
+ */
+export async function startBridgeUnderTest(
+  chatbot: ScriptedChatbot,
+  env: Record<string, string>,
+): Promise<RunningBridge> {
+  const port = await freePort();
+  const config = loadConfig(
+    {
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "chatbridge-")),
+      STORE_URL: "memory://",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      CHATBOT_API_URL: chatbot.url,
+      CHATBOT_API_KEY: "sk-test",
+      CHATBOT_SERIAL_NUMBER: "homes-chatbot",
+      ...env,
+    },
+    { envFile: undefined },
+  );
+  return startBridge(config, createLogger("silent"), { host: "127.0.0.1" });
+}
