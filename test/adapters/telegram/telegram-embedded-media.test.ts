@@ -8,7 +8,9 @@ import { loadConfig } from "../../../src/config.js";
 import { createLogger } from "../../../src/log.js";
 import { TelegramEmulator } from "../../emulators/telegram.js";
 import { mediaFixture } from "../../support/media-fixtures.js";
-import { freePort, until } from "../../support/waiting.js";
+import { freePort } from "../../support/waiting.js";
+import { privateUpdateIn } from "./telegram-fixtures.js";
+import { repliesIn } from "./telegram-replies.js";
 
 const TOKEN = "123456789:AAtest-token-of-the-embedded-bot";
 const SECRET = "embedded-secret";
@@ -41,28 +43,13 @@ afterAll(async () => {
   await telegram?.close();
 });
 
-let nextUpdate = 100;
 let nextChat = 7000;
 
-function update(content: Partial<Message>, chatId: number): Update {
-  const id = ++nextUpdate;
-  return {
-    update_id: id,
-    message: {
-      message_id: id,
-      date: 1767225000,
-      chat: { id: chatId, type: "private", first_name: "Ana" },
-      from: { id: chatId, is_bot: false, first_name: "Ana" },
-      ...content,
-    },
-  } as Update;
-}
+const update = (content: Partial<Message>, chatId: number): Update => privateUpdateIn(chatId, content);
 
 /** The answer after the welcome, once the bridge has gone quiet. */
 async function answerIn(chatId: number): Promise<string> {
-  await until(() => (telegram.messagesIn(chatId).length >= 2 ? true : undefined), 15_000);
-  await until(() => (performance.now() - (telegram.calls.at(-1)?.at ?? 0) > 500 ? true : undefined), 15_000);
-  return telegram.messagesIn(chatId)[1]?.text ?? "";
+  return (await repliesIn(telegram, chatId, 1))[0] ?? "";
 }
 
 describe("Media through the embedded chatbot API", () => {

@@ -51,3 +51,9 @@ export function privateUpdate(message: MessageFields): Update {
 
 export const ADA = person;
 export const GROUP = group;
+
+/** A private-chat update from the person whose chat is `chatId` (tests take a new chat per conversation). */
+export function privateUpdateIn(chatId: number, message: MessageFields): Update {
+  const user = { id: chatId, is_bot: false, first_name: "Ana" };
+  return groupUpdate({ chat: { id: chatId, type: "private", first_name: "Ana" }, from: user, ...message });
+}

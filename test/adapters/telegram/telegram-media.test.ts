@@ -5,9 +5,10 @@ import { loadConfig } from "../../../src/config.js";
 import { TelegramEmulator } from "../../emulators/telegram.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { gif, mediaFixture, png, SPEECH_SECONDS, wav } from "../../support/media-fixtures.js";
-import { until } from "../../support/waiting.js";
 import { parseWav, rms } from "../../support/wav-header.js";
 import { describingTheAsk, ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
+import { privateUpdateIn } from "./telegram-fixtures.js";
+import { repliesIn as repliesInChat } from "./telegram-replies.js";
 
 const TOKEN = "123456789:AAtest-token-of-the-media-bot_01";
 const SECRET = "media-secret_7";
@@ -44,33 +45,12 @@ afterEach(() => {
   expect(telegram.rateLimited()).toEqual([]);
 });
 
-let nextUpdate = 5000;
 let nextChat = 90_000;
 
-/** A private message from a new user with the given content (a photo, a voice note, a caption…). */
-function message(content: Partial<Message>, chatId = ++nextChat): Update {
-  const id = ++nextUpdate;
-  return {
-    update_id: id,
-    message: {
-      message_id: id,
-      date: 1767225000,
-      chat: { id: chatId, type: "private", first_name: "Ana" },
-      from: { id: chatId, is_bot: false, first_name: "Ana" },
-      ...content,
-    },
-  } as Update;
-}
+/** A private message from a new user (or in `chatId`) with the given content (a photo, a voice note, a caption…). */
+const message = (content: Partial<Message>, chatId = ++nextChat): Update => privateUpdateIn(chatId, content);
 
-/** The bot's messages in a chat after the welcome, once `count` of them are there and the bridge has gone quiet. */
-async function repliesIn(chatId: number, count: number): Promise<string[]> {
-  await until(() => (telegram.messagesIn(chatId).length >= count + 1 ? true : undefined), 15_000);
-  await until(() => (performance.now() - (telegram.calls.at(-1)?.at ?? 0) > 400 ? true : undefined), 15_000);
-  return telegram
-    .messagesIn(chatId)
-    .slice(1)
-    .map((sent) => sent.text);
-}
+const repliesIn = (chatId: number, count: number) => repliesInChat(telegram, chatId, count);
 
 const asksFrom = (before: number) => chatbot.asks.slice(before);
 const getFileCalls = () => telegram.callsTo("getFile").length;
