@@ -13,6 +13,8 @@ import { type BridgeStore, openBridgeStore } from "./bridge/store/bridge-store.j
 import { type ChatbotLinks, resolveChatbots } from "./chatbot-links.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
+import { MailOutbox } from "./mail/mail-outbox.js";
+import { createSmtpMailer } from "./mail/smtp-mailer.js";
 import { type EmbeddedApi, openEmbeddedApi } from "./server/embedded-api.js";
 
 /** One line of the start banner per channel: enabled, or what is missing. */
@@ -44,6 +46,7 @@ export async function startBridge(
 ): Promise<RunningBridge> {
   const embedded = config.chatbotApi.url ? undefined : await openEmbeddedApi(config, log);
   let store: BridgeStore | undefined;
+  let outbox: MailOutbox | undefined;
   let chatbots: ChatbotLinks | undefined;
   const telegrams: RunningTelegram[] = [];
   const slacks: RunningSlack[] = [];
@@ -53,7 +56,13 @@ export async function startBridge(
     store = await openBridgeStore({ url: config.bridge.storeUrl, dataDir: config.dataDir });
     const client = chatbots.primary;
     const metrics = createBridgeMetrics({ processMetrics: true });
-    const bridge = new Bridge({ store, config: config.bridge, chatbots: chatbots.links, log, metrics });
+    const { smtpUrl, from } = config.mail;
+    outbox =
+      smtpUrl && from
+        ? new MailOutbox({ store, mailer: createSmtpMailer({ smtpUrl, from }), log, metrics })
+        : undefined;
+    outbox?.start();
+    const bridge = new Bridge({ store, config: config.bridge, chatbots: chatbots.links, log, metrics, outbox });
     const app = express();
     app.disable("x-powered-by");
     if (embedded) app.use("/chat", embedded.router);
@@ -173,6 +182,7 @@ export async function startBridge(
         // Event streams of web chat pages never end by themselves.
         listening.closeAllConnections();
         await closed;
+        await outbox?.stop();
         await links.close();
         await bridgeStore.close();
         await embedded?.close();
@@ -186,6 +196,7 @@ export async function startBridge(
       server.closeAllConnections();
       await closed;
     }
+    await outbox?.stop();
     await chatbots?.close();
     await store?.close();
     await embedded?.close();

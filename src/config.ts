@@ -61,6 +61,15 @@ export interface Config {
     streaming: "blocks" | "whole";
     blockMinChars: number;
   };
+  /** Outgoing e-mail (handoff mails, daily digests); undefined `smtpUrl` = no mail can be sent. */
+  mail: {
+    /** `smtp://user:pass@host:587` or `smtps://…:465`. */
+    smtpUrl: string | undefined;
+    /** The From address, e.g. `Homes bot <bot@example.com>`. */
+    from: string | undefined;
+  };
+  /** Bearer token of the admin HTTP endpoints; undefined = they are off. */
+  adminToken: string | undefined;
   /** The bots listed in the BRIDGE_CONFIG file, besides the bot `default` that the variables describe. */
   bots: NamedBot[];
   /** An OpenAI-compatible provider for the embedded server; undefined fields = not configured. */
@@ -95,6 +104,22 @@ export interface BridgeConfig {
   welcomeText: string;
   /** Photos, voice notes, audio and video from the users. */
   media: MediaConfig;
+  /** Talking to a human (see the README's "Talk to a human" section). */
+  handoff: HandoffConfig;
+}
+
+/** When and how a conversation is handed to a person. */
+export interface HandoffConfig {
+  /** Where handoff mails go when the chatbot's TalkToHumanEmail cannot be read. */
+  email: string | undefined;
+  /** What the user reads once the mail is accepted, when the chatbot's TalkToHumanResponseMessage cannot be read. */
+  message: string;
+  /** How long the bot stays quiet after a handoff unless someone resumes it. */
+  timeoutMs: number;
+  /** Phrases that, in a user's message, ask for a person (lower case). */
+  keywords: string[];
+  /** After this many answers in a row the chatbot had none for (noAnswer), a "Talk to a human" button is offered; 0 = never. */
+  offerAfterNoAnswers: number;
 }
 
 /** How media from the users is handled (see the README's "Media" section). */
@@ -135,6 +160,31 @@ const apiPath = z
   .string()
   .regex(/^\/[\w\-./]*$/, "must be a path starting with /")
   .default("/chat/User/UploadSuccess");
+
+/** Phrases that ask for a person, in the languages the embedded engine speaks and a few more. */
+const DEFAULT_HANDOFF_KEYWORDS = [
+  "talk to a human",
+  "talk to a person",
+  "speak to a human",
+  "speak to a person",
+  "real person",
+  "human agent",
+  "agent",
+  "hablar con una persona",
+  "hablar con un humano",
+  "hablar con un agente",
+  "parler à un humain",
+  "parler à une personne",
+  "falar com uma pessoa",
+  "mit einem menschen sprechen",
+];
+
+/** "24h", "90m", "30s", "2d", or a bare number of minutes, in milliseconds. */
+function durationMs(text: string): number {
+  const [, amount, unit] = /^(\d+)\s*([smhd])?$/i.exec(text) ?? [];
+  const seconds = { s: 1, m: 60, h: 3600, d: 86_400 }[(unit ?? "m").toLowerCase() as "s" | "m" | "h" | "d"];
+  return Number(amount) * seconds * 1000;
+}
 
 /** The contract: every variable chatbridge reads. Later features add theirs here. */
 const VARIABLES = {
@@ -316,6 +366,59 @@ const VARIABLES = {
     schema: z.coerce.number().int().min(1).max(4096).default(300),
     fix: "the fewest characters a streamed block message holds, from 1 to 4096 (default 300)",
   },
+  SMTP_URL: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL")
+      .optional(),
+    fix: "an SMTP server URL such as smtp://user:password@mail.example.com:587 or smtps://…:465",
+    secret: true,
+  },
+  MAIL_FROM: optionalText("the sender of chatbridge's mails, e.g. Homes bot <bot@example.com>"),
+  HANDOFF_EMAIL: {
+    schema: z.email().optional(),
+    fix: "the e-mail address that receives handoff requests, e.g. agents@example.com",
+  },
+  HANDOFF_MESSAGE: {
+    schema: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .default("Thanks! I've passed our conversation to the team: a person will reply here soon."),
+    fix: "the short text users read once their handoff request was sent",
+  },
+  HANDOFF_TIMEOUT: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^\d+\s*(s|m|h|d)?$/i, "must be a number with an optional unit s, m, h or d")
+      .default("24h")
+      .transform(durationMs),
+    fix: "how long the bot stays quiet after a handoff, e.g. 24h (the default), 90m or 2d",
+  },
+  HANDOFF_KEYWORDS: {
+    schema: z
+      .string()
+      .default(DEFAULT_HANDOFF_KEYWORDS.join(","))
+      .transform((list) =>
+        list
+          .split(",")
+          .map((phrase) => phrase.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    fix: "comma-separated phrases that ask for a person, e.g. talk to a human,agent,hablar con una persona",
+  },
+  HANDOFF_OFFER_AFTER: {
+    schema: z.coerce.number().int().min(0).max(100).default(1),
+    fix: "after how many answers in a row the chatbot had none for to offer a Talk to a human button, 0 for never (default 1)",
+  },
+  ADMIN_TOKEN: {
+    schema: z.string().trim().min(16, "must be at least 16 characters").optional(),
+    fix: "a long random string (at least 16 characters) sent as `Authorization: Bearer …` to the admin endpoints",
+    secret: true,
+  },
   BRIDGE_CONFIG: optionalText("the path of a JSON or YAML file listing more bots (see the README), or leave it unset"),
   LLM_BASE_URL: {
     schema: httpUrl,
@@ -373,6 +476,11 @@ export function loadConfig(
       );
     }
   }
+  if (source.SMTP_URL && !source.MAIL_FROM) {
+    problems.push(
+      "SMTP_URL is set but MAIL_FROM is not: set MAIL_FROM to the sender of chatbridge's mails, e.g. Homes bot <bot@example.com>.",
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const v = values as Values;
   const cwd = options.cwd ?? process.cwd();
@@ -406,6 +514,13 @@ export function loadConfig(
         tooLargeText: v.MEDIA_TOO_LARGE_TEXT,
         tooLongText: v.MEDIA_TOO_LONG_TEXT,
       },
+      handoff: {
+        email: v.HANDOFF_EMAIL,
+        message: v.HANDOFF_MESSAGE,
+        timeoutMs: v.HANDOFF_TIMEOUT,
+        keywords: v.HANDOFF_KEYWORDS,
+        offerAfterNoAnswers: v.HANDOFF_OFFER_AFTER,
+      },
     },
     telegram: {
       botToken: v.TELEGRAM_BOT_TOKEN,
@@ -429,6 +544,8 @@ export function loadConfig(
       streaming: v.WHATSAPP_STREAMING,
       blockMinChars: v.WHATSAPP_BLOCK_MIN_CHARS,
     },
+    mail: { smtpUrl: v.SMTP_URL, from: v.MAIL_FROM },
+    adminToken: v.ADMIN_TOKEN,
     bots: v.BRIDGE_CONFIG ? loadBotsFile(v.BRIDGE_CONFIG, source, cwd) : [],
     llm: {
       baseUrl: v.LLM_BASE_URL,

@@ -51,6 +51,13 @@ describe("loadConfig", () => {
           tooLargeText: "Sorry, that file is too large for me: I can take files of up to {limit}.",
           tooLongText: "Sorry, that recording is too long for me: I can listen to up to {limit}.",
         },
+        handoff: {
+          email: undefined,
+          message: "Thanks! I've passed our conversation to the team: a person will reply here soon.",
+          timeoutMs: 86_400_000,
+          keywords: expect.arrayContaining(["talk to a human", "agent", "hablar con una persona"]),
+          offerAfterNoAnswers: 1,
+        },
       },
       telegram: { botToken: undefined, webhookSecret: undefined, apiRoot: "https://api.telegram.org", mode: "webhook" },
       slack: { botToken: undefined, signingSecret: undefined, appToken: undefined, apiUrl: "https://slack.com/api/" },
@@ -64,6 +71,8 @@ describe("loadConfig", () => {
         streaming: "blocks",
         blockMinChars: 300,
       },
+      mail: { smtpUrl: undefined, from: undefined },
+      adminToken: undefined,
       bots: [],
       llm: { baseUrl: undefined, apiKey: undefined, model: undefined, transcribeModel: undefined },
     });
@@ -118,6 +127,34 @@ describe("loadConfig", () => {
     });
     expect(config.llm.transcribeModel).toBe("whisper-1");
     expect(problems({ MEDIA_MAX_AUDIO_SECONDS: "3600" })[0]).toMatch(/^MEDIA_MAX_AUDIO_SECONDS="3600" .*1 to 1200/);
+  });
+
+  it("reads the mail and handoff settings: durations with units, keyword lists, MAIL_FROM required with SMTP_URL", () => {
+    const config = loadConfig(
+      {
+        SMTP_URL: "smtp://bot:secret@127.0.0.1:2525",
+        MAIL_FROM: "Homes bot <bot@example.com>",
+        HANDOFF_EMAIL: "agents@example.com",
+        HANDOFF_TIMEOUT: "90m",
+        HANDOFF_KEYWORDS: " Human , Hablar con alguien ,,",
+        ADMIN_TOKEN: "0123456789abcdef-admin",
+      },
+      noFile,
+    );
+    expect(config.mail).toEqual({ smtpUrl: "smtp://bot:secret@127.0.0.1:2525", from: "Homes bot <bot@example.com>" });
+    expect(config.bridge.handoff).toMatchObject({
+      email: "agents@example.com",
+      timeoutMs: 90 * 60_000,
+      keywords: ["human", "hablar con alguien"],
+    });
+    expect(config.adminToken).toBe("0123456789abcdef-admin");
+    expect(loadConfig({ HANDOFF_TIMEOUT: "2d" }, noFile).bridge.handoff.timeoutMs).toBe(2 * 86_400_000);
+    expect(loadConfig({ HANDOFF_TIMEOUT: "30" }, noFile).bridge.handoff.timeoutMs).toBe(30 * 60_000);
+    expect(problems({ HANDOFF_TIMEOUT: "soon" })[0]).toMatch(/^HANDOFF_TIMEOUT="soon" is invalid/);
+    const missingFrom = problems({ SMTP_URL: "smtp://bot:secret@127.0.0.1:2525" });
+    expect(missingFrom).toEqual([expect.stringMatching(/MAIL_FROM/)]);
+    // The SMTP password never shows in an error.
+    expect(problems({ SMTP_URL: "http://bot:secret@host" }).join("\n")).not.toContain("secret");
   });
 
   it("names the variable, the bad value and the fix, one line each", () => {

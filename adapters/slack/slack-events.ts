@@ -99,12 +99,17 @@ export function parseSlackEvent(event: SlackMessageEvent, context: SlackEventCon
       botId: context.botId,
       eventId: `${event.channel}:${event.ts}`,
       target,
-      user: { id: event.user },
+      user: { id: event.user, handle: `<@${event.user}>`, link: conversationLink(recipient.teamId, event.channel) },
       text: decodeEntities(text),
       media,
       receivedAt: context.now?.() ?? new Date(),
     },
   };
+}
+
+/** Opens the conversation in Slack's web client (which hands over to the desktop app). */
+function conversationLink(teamId: string | undefined, channel: string): string | undefined {
+  return teamId ? `https://app.slack.com/client/${teamId}/${channel}` : undefined;
 }
 
 /** https://docs.slack.dev/reference/events/assistant_thread_started */

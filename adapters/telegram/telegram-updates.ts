@@ -72,7 +72,12 @@ export function parseUpdate(update: Update, context: UpdateContext): ParsedUpdat
       botId: context.botId,
       eventId: String(update.update_id),
       target,
-      user: { id: String(from.id), name: displayName(from) },
+      user: {
+        id: String(from.id),
+        name: displayName(from),
+        handle: from.username ? `@${from.username}` : undefined,
+        link: from.username ? `https://t.me/${from.username}` : undefined,
+      },
       text: addressed.text,
       media,
       album: message.media_group_id,

@@ -93,7 +93,7 @@ export function parseDelivery(
         eventId: message.id,
         // The user's message id is what read receipts and the typing indicator refer to.
         target: { chatId: from, isGroup: false, replyToMessageId: message.id },
-        user: { id: from, name: contact?.profile?.name },
+        user: { id: from, name: contact?.profile?.name, ...reachable(from) },
         text: content.text,
         media: content.media,
         album: message.type === "image" ? "images" : undefined,
@@ -144,6 +144,14 @@ function contentOf(message: WhatsAppMessage): { text: string; media: MediaRef[] 
     default:
       return undefined;
   }
+}
+
+/**
+ * The user's phone number and a wa.me link, when `from` is one (a wa_id is the number in international form without
+ * "+"); users known only by a business-scoped user id (`US.…`) have neither.
+ */
+function reachable(from: string): { handle?: string; link?: string } {
+  return /^\d{6,15}$/.test(from) ? { handle: `+${from}`, link: `https://wa.me/${from}` } : {};
 }
 
 function unsupported(label: string, messageId: string) {

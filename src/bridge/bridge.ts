@@ -1,14 +1,18 @@
 import { setMaxListeners } from "node:events";
-import { ChatbotApiError, type ChatbotClient } from "../client/index.js";
+import { type AnswerEvent, type AnswerFinal, ChatbotApiError, type ChatbotClient } from "../client/index.js";
 import type { BridgeConfig } from "../config.js";
 import type { Logger } from "../log.js";
+import type { MailOutbox } from "../mail/mail-outbox.js";
 import { AlbumCollector } from "./album-collector.js";
 import { askWithRecovery } from "./ask-with-recovery.js";
 import type { Channel, OutgoingText } from "./channel.js";
+import { ChatbotSettingsReader } from "./chatbot-settings.js";
 import { commandIn } from "./commands.js";
 import { conversationKey } from "./conversation-key.js";
 import { ConversationQueue } from "./conversation-queue.js";
 import { Greeter } from "./greeter.js";
+import { HandoffDesk } from "./handoff/handoff-desk.js";
+import { HandoffRouting } from "./handoff/handoff-routing.js";
 import type { InboundMessage, ReplyTarget } from "./inbound.js";
 import { refusalText } from "./media/refusals.js";
 import { MediaPipeline, type MediaPlan, type MediaQuestion } from "./media.js";
@@ -17,6 +21,7 @@ import { Pacer } from "./reply/pacer.js";
 import { streamReply } from "./reply/reply-streamer.js";
 import { SessionDirectory } from "./sessions.js";
 import type { BridgeStore } from "./store/bridge-store.js";
+import { Transcript } from "./transcript.js";
 
 /** The chatbot one bot of this deployment talks to. */
 export interface ChatbotLink {
@@ -34,6 +39,8 @@ export interface BridgeDependencies {
   chatbots: ChatbotLink[];
   log: Logger;
   metrics: BridgeMetrics;
+  /** Where handoff mails go out; undefined when no SMTP server is configured. */
+  outbox?: MailOutbox | undefined;
 }
 
 /** Longer than any platform's retry window (WhatsApp retries for up to 7 days). */
@@ -49,6 +56,7 @@ interface Attached {
 
 interface BotState {
   link: ChatbotLink;
+  settings: ChatbotSettingsReader;
   sessions: SessionDirectory;
   greeter: Greeter;
 }
@@ -66,6 +74,7 @@ export class Bridge {
   readonly #queue: ConversationQueue<InboundMessage>;
   readonly #albums: AlbumCollector;
   readonly #media: MediaPipeline;
+  readonly #handoff: HandoffRouting;
   readonly #shutdown = new AbortController();
   /** The answer under way per conversation, so the user can stop it. */
   readonly #stoppers = new Map<string, AbortController>();
@@ -77,10 +86,12 @@ export class Bridge {
     setMaxListeners(0, this.#shutdown.signal);
     const keyv = deps.store.keyv;
     for (const link of deps.chatbots) {
+      const settings = new ChatbotSettingsReader(link, deps.log);
       this.#bots.set(link.botId, {
         link,
+        settings,
         sessions: new SessionDirectory(keyv, link.client, link.serialNumber, deps.config.sessionIdleMs),
-        greeter: new Greeter(keyv, link, link.welcomeText ?? deps.config.welcomeText, deps.log),
+        greeter: new Greeter(keyv, settings, link.welcomeText ?? deps.config.welcomeText),
       });
     }
     this.#queue = new ConversationQueue(deps.config.queueMode, (key, batch) => this.#answer(key, batch));
@@ -88,6 +99,24 @@ export class Bridge {
       this.#queue.push(key, message),
     );
     this.#media = new MediaPipeline(deps.config.media, deps.metrics, deps.log);
+    const desk = new HandoffDesk({
+      keyv,
+      outbox: deps.outbox,
+      timeoutMs: deps.config.handoff.timeoutMs,
+      log: deps.log,
+      notify: (handoff, text) => {
+        const attached = this.#channels.get(`${handoff.channel}:${handoff.botId}`);
+        if (!attached) return Promise.reject(new Error(`channel ${handoff.channel} of bot ${handoff.botId} is gone`));
+        return this.#sendFinal(attached, handoff.target, { text, format: "plain" });
+      },
+    });
+    this.#handoff = new HandoffRouting(desk, new Transcript(keyv), deps.config.handoff, deps.metrics);
+    desk.start();
+  }
+
+  /** The conversations handed to a person (for the CLI and the admin endpoint). */
+  get handoffs(): HandoffDesk {
+    return this.#handoff.desk;
   }
 
   /** Connects a channel's outbound side; its inbound side calls {@link accept}. */
@@ -131,6 +160,7 @@ export class Bridge {
     const timer = setTimeout(() => this.#shutdown.abort(), graceMs);
     await this.#queue.idle();
     clearTimeout(timer);
+    await this.#handoff.desk.stop();
   }
 
   async #answer(conversation: string, batch: InboundMessage[]): Promise<void> {
@@ -158,6 +188,8 @@ export class Bridge {
       if (command === "reset") await bot.sessions.renew(conversation, this.#shutdown.signal);
       if (command || firstContact) await this.#sendFinal(attached, last.target, await bot.greeter.greeting());
       if (command) return;
+      const send = (reply: OutgoingText) => this.#sendFinal(attached, last.target, reply);
+      if (await this.#handoff.handle(conversation, batch, text, bot.settings, send)) return;
       let { id: sessionId } = await bot.sessions.current(conversation, this.#shutdown.signal);
       const plan = batch.some((message) => message.media.length > 0)
         ? await this.#prepareMedia(attached, bot, batch)
@@ -218,11 +250,14 @@ export class Bridge {
         () => bot.sessions.renew(conversation, signal),
         signal,
       );
+      let final: AnswerFinal | undefined;
       const result = await streamReply({
         channel: attached.channel,
         target: message.target,
         pacer: attached.pacer,
-        events: source.events,
+        events: tap(source.events, (event) => {
+          if (event.type === "final") final = event;
+        }),
         signal: ended,
         onFirstText: () =>
           metrics.firstTextSeconds.observe({ channel: message.channel }, (Date.now() - started) / 1000),
@@ -231,6 +266,9 @@ export class Bridge {
       if (result.messages === 0 && !ended.aborted) throw new Error("the chatbot's answer was empty");
       metrics.messagesOut.inc({ channel: message.channel }, result.messages);
       metrics.answerSeconds.observe({ channel: message.channel }, (Date.now() - started) / 1000);
+      await this.#handoff.answered(conversation, result.delivered, final?.noAnswer === true, bot.settings, (text) =>
+        this.#sendFinal(attached, message.target, text),
+      );
       return source.sessionId;
     } catch (error) {
       if (!stopper.signal.aborted) throw error;
@@ -245,5 +283,16 @@ export class Bridge {
   async #sendFinal({ channel, pacer }: Attached, target: ReplyTarget, text: OutgoingText): Promise<void> {
     await pacer.schedule(target, "final", () => channel.send(target, text), undefined, { operation: "send" });
     this.#deps.metrics.messagesOut.inc({ channel: channel.name });
+  }
+}
+
+/** The events as they come, each shown to `see` on its way. */
+async function* tap(
+  events: AsyncIterable<AnswerEvent>,
+  see: (event: AnswerEvent) => void,
+): AsyncGenerator<AnswerEvent> {
+  for await (const event of events) {
+    see(event);
+    yield event;
   }
 }

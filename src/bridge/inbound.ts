@@ -42,7 +42,14 @@ export interface InboundMessage {
   botId: string;
   eventId: string;
   target: ReplyTarget;
-  user: { id: string; name?: string | undefined };
+  user: {
+    id: string;
+    name?: string | undefined;
+    /** How people find the user on the platform: a Telegram @username, a WhatsApp phone number. */
+    handle?: string | undefined;
+    /** A link that opens a chat with the user (https://t.me/…, https://wa.me/…, the Slack conversation). */
+    link?: string | undefined;
+  };
   /** The text, or the caption of a media message; commands keep their slash (`/reset`). */
   text: string;
   media: MediaRef[];

@@ -17,8 +17,14 @@ export interface BridgeMetrics {
   /** Status updates the platforms reported for sent messages (WhatsApp: sent, delivered, read, failed). */
   platformStatuses: Counter<"channel" | "status">;
   activeStreams: Gauge;
+  /** Requests for a person, by what became of them (sent, queued, failed, unavailable). */
+  handoffs: Counter<"channel" | "outcome">;
   /** Files users sent, by kind and what became of them (forwarded, unsupported, too_large, too_long, failed). */
   mediaItems: Counter<"channel" | "kind" | "outcome">;
+  /** Mail send attempts by outcome: sent, retry (failed for now, tried again later), failed (given up). */
+  mails: Counter<"outcome">;
+  /** Mails in the outbox waiting for another attempt. */
+  mailsPending: Gauge;
 }
 
 const LATENCY_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 21, 34, 60];
@@ -84,10 +90,27 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       ...common,
     }),
     activeStreams: new Gauge({ name: "chatbridge_active_streams", help: "Answers being streamed now", ...common }),
+    handoffs: new Counter({
+      name: "chatbridge_handoffs_total",
+      help: "Requests to talk to a person, by channel and outcome (sent, queued, failed, unavailable)",
+      labelNames: ["channel", "outcome"],
+      ...common,
+    }),
     mediaItems: new Counter({
       name: "chatbridge_media_items_total",
       help: "Files users sent (photos, recordings, videos, stickers…), by kind and outcome",
       labelNames: ["channel", "kind", "outcome"],
+      ...common,
+    }),
+    mails: new Counter({
+      name: "chatbridge_mails_total",
+      help: "Mail send attempts by outcome: sent, retry (failed for now) or failed (given up)",
+      labelNames: ["outcome"],
+      ...common,
+    }),
+    mailsPending: new Gauge({
+      name: "chatbridge_mails_pending",
+      help: "Mails in the outbox waiting for another attempt",
       ...common,
     }),
   };

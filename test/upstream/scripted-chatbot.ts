@@ -1,3 +1,4 @@
+import type { ChatbotSettings } from "../../src/client/index.js";
 import { answerObjects, FakeChatbotApi, framings, sendEnvelope } from "./fake-chatbot-api.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -18,6 +19,8 @@ export interface AnswerScript {
   breakAfter?: number;
   /** Answer this HTTP status with a failure envelope instead of a stream. */
   failWith?: number;
+  /** Mark the final object `NoAnswer: true`, as the embedded server does when the chatbot had no answer. */
+  noAnswer?: boolean;
 }
 
 /** A question the chatbot received. */
@@ -64,7 +67,8 @@ export class ScriptedChatbot {
   /** GetSession calls so far, per serial number. */
   readonly sessions: { serialNumber: string; sessionId: number }[] = [];
   readonly uploads = new Map<number, RecordedUpload>();
-  welcome = { WelcomeMessage: "Welcome to **Homes**!", SuggestedMessage: "Homes for sale\nRentals" };
+  /** The settings `Get` answers (WelcomeMessage, SuggestedMessage, TalkToHumanEmail…). */
+  welcome: ChatbotSettings = { WelcomeMessage: "Welcome to **Homes**!", SuggestedMessage: "Homes for sale\nRentals" };
   answer: (question: string, ask: RecordedAsk) => AnswerScript = (question) => ({
     fragments: ["Answer ", "to ", question],
   });
@@ -133,7 +137,8 @@ export class ScriptedChatbot {
       }
       if (script.firstFragmentMs) await sleep(script.firstFragmentMs);
       const frame = framings[script.framing ?? "sse"];
-      const objects = answerObjects(script.fragments);
+      const objects: object[] = answerObjects(script.fragments);
+      if (script.noAnswer) objects.push({ ...(objects.pop() as object), NoAnswer: true });
       const broken = script.breakAfter !== undefined;
       // Each fragment as its own chunk; unless the stream breaks, the final object (and SSE's [DONE]) goes with the last.
       const pieces = broken

@@ -61,6 +61,9 @@ async function streamAnswer(res: Response, events: AsyncIterable<AskEvent>, log:
             AnswerID: event.answerId,
             Answer: event.answer,
             TotalToken: event.totalToken,
+            // Not in the spec's final object; added so that a streaming client can offer a person when the
+            // chatbot had no answer, as the plain envelope's noAnswer lets a non-streaming one.
+            NoAnswer: event.noAnswer,
           }),
         );
       }

@@ -24,7 +24,7 @@ describe("parseSlackEvent", () => {
           threadId: undefined,
           recipient: { userId: "U00FAKEUSER1", teamId: undefined },
         },
-        user: { id: "U00FAKEUSER1" },
+        user: { id: "U00FAKEUSER1", handle: "<@U00FAKEUSER1>", link: undefined },
         text: "Hey!",
         media: [],
         receivedAt: new Date(0),

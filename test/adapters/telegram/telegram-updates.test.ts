@@ -33,7 +33,12 @@ describe("parseUpdate: recorded updates", () => {
       botId: "default",
       eventId: "1001",
       target: { chatId: "7527593", isGroup: false, threadId: undefined, replyToMessageId: undefined },
-      user: { id: "7527593", name: "Test User" },
+      user: {
+        id: "7527593",
+        name: "Test User",
+        handle: "@telegram_test_user",
+        link: "https://t.me/telegram_test_user",
+      },
       text: "hi",
       media: [],
       receivedAt,
@@ -49,7 +54,12 @@ describe("parseUpdate: recorded updates", () => {
     const message = messageOf(parse(photoFixture()));
     expect(message.eventId).toBe("312744884");
     expect(message.text).toBe("");
-    expect(message.user).toEqual({ id: "100000001", name: "Test User" });
+    expect(message.user).toEqual({
+      id: "100000001",
+      name: "Test User",
+      handle: "@testuser",
+      link: "https://t.me/testuser",
+    });
     expect(message.media).toEqual([
       {
         kind: "image",
@@ -72,7 +82,13 @@ describe("parseUpdate: groups answer only when addressed", () => {
       threadId: undefined,
       replyToMessageId: String(update.message?.message_id),
     });
-    expect(message.user).toEqual({ id: String(ADA.id), name: "Ada Lovelace" });
+    // The @username makes the handle and a t.me link, for the people a handoff mail goes to.
+    expect(message.user).toEqual({
+      id: String(ADA.id),
+      name: "Ada Lovelace",
+      handle: "@ada",
+      link: "https://t.me/ada",
+    });
   });
 
   it("removes a mention in the middle of the text", () => {

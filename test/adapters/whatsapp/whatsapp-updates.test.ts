@@ -44,7 +44,7 @@ describe("parseDelivery", () => {
           botId: "default",
           eventId: "wamid.FAKE_MSG_ID_001",
           target: { chatId: "15550002222", isGroup: false, replyToMessageId: "wamid.FAKE_MSG_ID_001" },
-          user: { id: "15550002222", name: "Test User" },
+          user: { id: "15550002222", name: "Test User", handle: "+15550002222", link: "https://wa.me/15550002222" },
           text: "What is Vercel?",
           media: [],
           receivedAt: new Date(0),

@@ -68,7 +68,7 @@ describe.each(await availableBackends())("chat (%s)", (backend) => {
     expect(none.body.Data.messageid).toBeGreaterThan(data.messageid);
   });
 
-  it("streams text/event-stream: data: {content} frames, then {QuestionID, AnswerID, Answer, TotalToken}", async () => {
+  it("streams text/event-stream: data: {content} frames, then {QuestionID, AnswerID, Answer, TotalToken, NoAnswer}", async () => {
     const sessionID = await api.openSession(api.a);
     const response = await fetch(`${api.url}${ASK}`, {
       method: "POST",
@@ -84,7 +84,9 @@ describe.each(await availableBackends())("chat (%s)", (backend) => {
       expect(Object.keys(partial)).toEqual(["content"]);
       expect(typeof partial.content).toBe("string");
     }
-    expect(Object.keys(final).sort()).toEqual(["Answer", "AnswerID", "QuestionID", "TotalToken"]);
+    // The spec's four members, and NoAnswer (an extension: whether the chatbot had no answer, as in the plain envelope).
+    expect(Object.keys(final).sort()).toEqual(["Answer", "AnswerID", "NoAnswer", "QuestionID", "TotalToken"]);
+    expect(typeof final.NoAnswer).toBe("boolean");
     expect(final.Answer).toBe(objects.map((partial) => partial.content).join(""));
     expect(final.AnswerID as number).toBeGreaterThan(final.QuestionID as number);
     expect(Number.isSafeInteger(final.TotalToken) && (final.TotalToken as number) > 0).toBe(true);

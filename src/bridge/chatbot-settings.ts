@@ -1,0 +1,32 @@
+import type { ChatbotSettings } from "../client/index.js";
+import type { Logger } from "../log.js";
+import type { ChatbotLink } from "./bridge.js";
+
+/** How long a chatbot's settings are reused before they are read again (a failed read too). */
+const SETTINGS_TTL_MS = 60_000;
+
+/**
+ * The settings of one bot's chatbot (WelcomeMessage, SuggestedMessage, TalkToHumanEmail…), read through `Get`, an
+ * extension of the embedded server, and kept for a minute. The hosted platform has no such operation: there the
+ * read fails, `undefined` is returned, and callers use the configured fallbacks.
+ */
+export class ChatbotSettingsReader {
+  #cached: { settings: ChatbotSettings | undefined; until: number } | undefined;
+
+  constructor(
+    private readonly link: ChatbotLink,
+    private readonly log: Logger,
+  ) {}
+
+  async read(): Promise<ChatbotSettings | undefined> {
+    if (this.#cached && this.#cached.until > Date.now()) return this.#cached.settings;
+    let settings: ChatbotSettings | undefined;
+    try {
+      settings = await this.link.client.getChatbot(this.link.serialNumber);
+    } catch (error) {
+      this.log.debug({ err: error, botId: this.link.botId }, "chatbot settings unavailable; using the fallbacks");
+    }
+    this.#cached = { settings, until: Date.now() + SETTINGS_TTL_MS };
+    return settings;
+  }
+}

@@ -1,0 +1,269 @@
+import type Keyv from "keyv";
+import type { Logger } from "../../log.js";
+import type { MailOutbox } from "../../mail/mail-outbox.js";
+import type { InboundMessage, ReplyTarget } from "../inbound.js";
+import type { TranscriptEntry } from "../transcript.js";
+import { followUpMail, type HandoffCase, handoffMail } from "./handoff-mail.js";
+
+/** A conversation handed to a person: the bot stays silent in it until `until`, /bot, or an operator resumes it. */
+export interface Handoff extends HandoffCase {
+  botId: string;
+  /** Where the bot tells the user it is back. */
+  target: ReplyTarget;
+  /** Epoch milliseconds after which the bot answers again. */
+  until: number;
+  mailTo: string;
+  /** What the user wrote since the handoff and has not been mailed yet. */
+  followUps: TranscriptEntry[];
+  /** The event of the first unmailed follow-up: names its mail, so a retried sweep sends it once. */
+  followUpKey?: string | undefined;
+}
+
+/** What became of a request for a person, and what the user is told. */
+export interface HandoffOutcome {
+  outcome: "sent" | "queued" | "failed" | "unavailable";
+  reply: string;
+}
+
+/** What the user reads: fixed English texts where the chatbot's settings hold none (noted in the README). */
+export const HANDOFF_TEXTS = {
+  delayed:
+    "I couldn't reach the team right away, but your request is saved and will be sent as soon as possible: a person will reply here.",
+  failed: "Sorry, I couldn't reach a person right now. Please try again later; I'm still here to help meanwhile.",
+  unavailable: "Sorry, I can't put you in touch with a person from here. I'm still here to help.",
+  botBack: "You're talking to the assistant again.",
+  offer: "I couldn't answer that. Would you like to talk to a person?",
+};
+
+/** Follow-ups written within this long of the first go out in one mail. */
+const FOLLOW_UP_BATCH_MS = 60_000;
+const INDEX_KEY = "handoff:active";
+
+/** What a {@link HandoffDesk} works with. */
+export interface HandoffDeskOptions {
+  keyv: Keyv;
+  /** Undefined when no SMTP server is configured: requests are then answered honestly that no one can be reached. */
+  outbox: MailOutbox | undefined;
+  timeoutMs: number;
+  log: Logger;
+  /** Tells a user something in their conversation (the bot is back after a timeout). */
+  notify: (handoff: Handoff, text: string) => Promise<void>;
+  now?: () => number;
+  followUpBatchMs?: number;
+}
+
+/**
+ * The conversations handed to a person. A request mails the handoff address (through the durable outbox, so a
+ * restart or a flaky SMTP server loses nothing, and the same event never mails twice) and, once the mail is
+ * accepted or safely queued, puts the conversation in the `human` state; the user's further messages are collected
+ * and mailed as one follow-up a minute; the conversation returns to the bot on /bot, an operator's resume, or the
+ * timeout, and the user is told. State lives in the bridge store (one bridge process per store).
+ */
+export class HandoffDesk {
+  readonly #options: HandoffDeskOptions;
+  readonly #now: () => number;
+  /** Index updates run one after another: a read-modify-write of one value. */
+  #indexWrites: Promise<unknown> = Promise.resolve();
+  #timer: NodeJS.Timeout | undefined;
+  #sweeping: Promise<void> | undefined;
+  readonly #reported = new Set<string>();
+
+  constructor(options: HandoffDeskOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The conversation's handoff while it lasts; an expired one is ended (and the user told) first. */
+  async active(conversation: string): Promise<Handoff | undefined> {
+    const handoff = (await this.#options.keyv.get(key(conversation))) as Handoff | undefined;
+    if (!handoff || handoff.until > this.#now()) return handoff;
+    await this.#end(handoff, "timeout");
+    return undefined;
+  }
+
+  /**
+   * Mails the request with the conversation so far. "sent" or "queued" put the conversation in the `human` state;
+   * "failed" (the SMTP server refused it for good, or it could not be stored) and "unavailable" (no SMTP or no
+   * address) leave it with the bot, and the operator sees why in the log.
+   */
+  async request(
+    message: InboundMessage,
+    conversation: string,
+    context: {
+      mailTo: string | undefined;
+      confirmation: string;
+      timeZone: string | undefined;
+      transcript: TranscriptEntry[];
+    },
+  ): Promise<HandoffOutcome> {
+    const { outbox, log } = this.#options;
+    if (!outbox || !context.mailTo) {
+      this.#reportOnce(
+        outbox ? "address" : "smtp",
+        outbox
+          ? "a user asked for a person but there is no address: set the chatbot's TalkToHumanEmail or HANDOFF_EMAIL"
+          : "a user asked for a person but no mail can be sent: set SMTP_URL and MAIL_FROM",
+      );
+      return { outcome: "unavailable", reply: HANDOFF_TEXTS.unavailable };
+    }
+    const now = this.#now();
+    const handoff: Handoff = {
+      conversation,
+      channel: message.channel,
+      botId: message.botId,
+      user: message.user,
+      target: message.target,
+      requestedAt: now,
+      timeZone: context.timeZone,
+      until: now + this.#options.timeoutMs,
+      mailTo: context.mailTo,
+      followUps: [],
+    };
+    let submitted: "sent" | "queued" | "duplicate";
+    try {
+      submitted = await outbox.submit(
+        `handoff:${message.channel}:${message.botId}:${message.eventId}`,
+        handoffMail(context.mailTo, handoff, context.transcript),
+      );
+    } catch (error) {
+      log.error({ err: error, conversation, channel: message.channel }, "the handoff mail could not be sent or queued");
+      return { outcome: "failed", reply: HANDOFF_TEXTS.failed };
+    }
+    await this.#options.keyv.set(key(conversation), handoff);
+    await this.#index((list) => (list.includes(conversation) ? list : [...list, conversation]));
+    log.info({ conversation, channel: message.channel, outcome: submitted }, "conversation handed to a person");
+    return submitted === "queued"
+      ? { outcome: "queued", reply: HANDOFF_TEXTS.delayed }
+      : { outcome: "sent", reply: context.confirmation };
+  }
+
+  /** Keeps a message the user wrote during the handoff, for the next follow-up mail. */
+  async followUp(handoff: Handoff, message: InboundMessage, text: string): Promise<void> {
+    handoff.followUps.push({ from: "user", text, at: this.#now() });
+    handoff.followUpKey ??= message.eventId;
+    await this.#options.keyv.set(key(handoff.conversation), handoff);
+  }
+
+  /** Ends a handoff (the user's /bot, an operator); its unmailed follow-ups go out first. Undefined if none. */
+  async resume(conversation: string): Promise<Handoff | undefined> {
+    const handoff = (await this.#options.keyv.get(key(conversation))) as Handoff | undefined;
+    if (!handoff) return undefined;
+    await this.#end(handoff, "resumed");
+    return handoff;
+  }
+
+  /**
+   * Counts the answers in a row the chatbot had none for; true when this one makes `offerAfter` (then the count
+   * starts again), so the user is offered a person after that many misses, and again after as many more.
+   */
+  async noteAnswer(conversation: string, noAnswer: boolean, offerAfter: number): Promise<boolean> {
+    const counter = `unanswered:${conversation}`;
+    if (!noAnswer || offerAfter === 0) {
+      if (!noAnswer) await this.#options.keyv.delete(counter);
+      return false;
+    }
+    const misses = (((await this.#options.keyv.get(counter)) as number | undefined) ?? 0) + 1;
+    if (misses < offerAfter) {
+      await this.#options.keyv.set(counter, misses, this.#options.timeoutMs);
+      return false;
+    }
+    await this.#options.keyv.delete(counter);
+    return true;
+  }
+
+  /** Whether a request could be mailed at all: an SMTP server is configured. */
+  get canMail(): boolean {
+    return this.#options.outbox !== undefined;
+  }
+
+  /** Every conversation in the `human` state. */
+  async list(): Promise<Handoff[]> {
+    const conversations = ((await this.#options.keyv.get(INDEX_KEY)) as string[] | undefined) ?? [];
+    const handoffs = await Promise.all(conversations.map((c) => this.#options.keyv.get(key(c)) as Promise<Handoff>));
+    return handoffs.filter((handoff) => handoff !== undefined);
+  }
+
+  /** Mails follow-ups that waited a minute and ends handoffs whose time is up. */
+  async sweep(): Promise<void> {
+    this.#sweeping ??= this.#sweep().finally(() => {
+      this.#sweeping = undefined;
+    });
+    return this.#sweeping;
+  }
+
+  /** Sweeps every `intervalMs` until {@link stop}. */
+  start(intervalMs = 15_000): void {
+    this.#timer = setInterval(() => {
+      this.sweep().catch((error: unknown) => this.#options.log.error({ err: error }, "handoff sweep failed"));
+    }, intervalMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#sweeping;
+  }
+
+  async #sweep(): Promise<void> {
+    const batch = this.#options.followUpBatchMs ?? FOLLOW_UP_BATCH_MS;
+    for (const handoff of await this.list()) {
+      if (handoff.until <= this.#now()) await this.#end(handoff, "timeout");
+      else if (handoff.followUps[0] && handoff.followUps[0].at + batch <= this.#now())
+        await this.#mailFollowUps(handoff);
+    }
+  }
+
+  async #end(handoff: Handoff, reason: "timeout" | "resumed"): Promise<void> {
+    await this.#mailFollowUps(handoff);
+    await this.#options.keyv.delete(key(handoff.conversation));
+    await this.#index((list) => list.filter((conversation) => conversation !== handoff.conversation));
+    this.#options.log.info({ conversation: handoff.conversation, reason }, "conversation back with the bot");
+    if (reason === "timeout") {
+      await this.#options.notify(handoff, HANDOFF_TEXTS.botBack).catch((error: unknown) => {
+        this.#options.log.warn(
+          { err: error, conversation: handoff.conversation },
+          "could not tell the user the bot is back",
+        );
+      });
+    }
+  }
+
+  async #mailFollowUps(handoff: Handoff): Promise<void> {
+    const { outbox } = this.#options;
+    if (!outbox || handoff.followUps.length === 0) return;
+    try {
+      await outbox.submit(
+        `handoff-follow-up:${handoff.conversation}:${handoff.followUpKey}`,
+        followUpMail(handoff.mailTo, handoff, handoff.followUps),
+      );
+    } catch (error) {
+      this.#options.log.error({ err: error, conversation: handoff.conversation }, "a follow-up mail failed");
+      return;
+    }
+    handoff.followUps = [];
+    handoff.followUpKey = undefined;
+    if ((await this.#options.keyv.get(key(handoff.conversation))) !== undefined) {
+      await this.#options.keyv.set(key(handoff.conversation), handoff);
+    }
+  }
+
+  #index(change: (list: string[]) => string[]): Promise<unknown> {
+    this.#indexWrites = this.#indexWrites
+      .catch(() => undefined)
+      .then(async () => {
+        const list = ((await this.#options.keyv.get(INDEX_KEY)) as string[] | undefined) ?? [];
+        await this.#options.keyv.set(INDEX_KEY, change(list));
+      });
+    return this.#indexWrites;
+  }
+
+  #reportOnce(problem: string, message: string): void {
+    if (this.#reported.has(problem)) return;
+    this.#reported.add(problem);
+    this.#options.log.error(message);
+  }
+}
+
+function key(conversation: string): string {
+  return `handoff:${conversation}`;
+}

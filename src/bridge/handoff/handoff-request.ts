@@ -1,0 +1,37 @@
+/** What a user's message says about talking to a person. */
+export type HandoffIntent = "human" | "bot";
+
+/** The label of the button offered when the chatbot had no answer; tapping it sends this text, always a request. */
+export const HANDOFF_BUTTON = "Talk to a human";
+
+/** One-word phrases ("agent") count only in messages this short, so "I am an agent myself" is not a request. */
+const SHORT_MESSAGE_WORDS = 4;
+
+/** Lower case, accents kept, punctuation turned into spaces: "Talk to a HUMAN, please!" → "talk to a human please". */
+function normalise(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+/**
+ * Whether a message asks for a person (`/human`, the offered button, or one of the configured phrases) or for the
+ * bot back (`/bot`).
+ * Phrases match as whole words anywhere in the message; a one-word phrase only when the message has at most four
+ * words.
+ */
+export function handoffIntent(text: string, keywords: string[]): HandoffIntent | undefined {
+  const slash = /^\/(human|bot)(@\w+)?(\s|$)/i.exec(text.trim());
+  if (slash) return slash[1]?.toLowerCase() as HandoffIntent;
+  const words = normalise(text);
+  if (words === "") return undefined;
+  if (words === normalise(HANDOFF_BUTTON)) return "human";
+  const short = words.split(" ").length <= SHORT_MESSAGE_WORDS;
+  for (const keyword of keywords) {
+    const phrase = normalise(keyword);
+    if (phrase === "" || (!phrase.includes(" ") && !short)) continue;
+    if (` ${words} `.includes(` ${phrase} `)) return "human";
+  }
+  return undefined;
+}
