@@ -7,6 +7,7 @@ import { type RunningTelegram, startTelegram } from "../adapters/telegram/telegr
 import { WebChannel } from "../adapters/web/web-channel.js";
 import { webChatRoutes } from "../adapters/web/web-routes.js";
 import { startWhatsApp } from "../adapters/whatsapp/whatsapp-setup.js";
+import { adminRoutes } from "./admin/admin-routes.js";
 import { Bridge } from "./bridge/bridge.js";
 import { createBridgeMetrics } from "./bridge/metrics.js";
 import { type BridgeStore, openBridgeStore } from "./bridge/store/bridge-store.js";
@@ -92,6 +93,7 @@ export async function startBridge(
     app.get("/metrics", async (_req, res) => {
       res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });
+    app.use(adminRoutes(bridge.handoffs, config.adminToken));
     const listening = app.listen(config.port, options.host ?? "0.0.0.0");
     server = listening;
     await once(listening, "listening");

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { ConfigError } from "../config.js";
 import { api } from "./api.js";
 import { ask } from "./ask.js";
+import { handoff } from "./handoff.js";
 import { type CommandIo, EXIT, UsageError } from "./io.js";
 import { keys } from "./keys.js";
 import { start } from "./start.js";
@@ -41,6 +42,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         return await api(args, io);
       case "keys":
         return await keys(args, io);
+      case "handoff":
+        return await handoff(args, io);
       default:
         throw new UsageError(`unknown command ${JSON.stringify(command)}; see chatbridge --help`);
     }

@@ -9,6 +9,8 @@ Commands:
   api              run the self-hosted chatbot API server alone
   keys create      create a workspace and print its keys as JSON ({"secretKey","sessionKey"})
   keys demo        print the embedded demo's keys and chatbot serial number as JSON
+  handoff list     the conversations handed to a person (asks the running chatbridge)
+  handoff resume   give a conversation back to the bot; the user is told
 
 Options:
   -h, --help       show help (also: chatbridge <command> --help)
@@ -56,3 +58,13 @@ export const KEYS_HELP = `Usage: chatbridge keys create [--name <name>]
 create  makes a workspace in the embedded server's store and prints one JSON line:
         {"secretKey":"…","sessionKey":"…"}
 demo    prints the demo workspace's keys and chatbot: {"secretKey","sessionKey","serialNumber"}`;
+
+/** `chatbridge handoff --help`. */
+export const HANDOFF_HELP = `Usage: chatbridge handoff list [--json] [--url URL]
+       chatbridge handoff resume <conversation> [--json] [--url URL]
+
+list    the conversations a person has (the bot is silent in them): who, where, since and until when
+resume  gives a conversation back to the bot now; the user is told "You're talking to the assistant again."
+
+Both ask the running chatbridge at http://127.0.0.1:PORT (or --url) through its admin endpoints, with
+ADMIN_TOKEN as a bearer token; set the same ADMIN_TOKEN as the running process.`;

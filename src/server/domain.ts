@@ -124,3 +124,50 @@ export interface StoredFile {
   mime: string | null;
   createdAt: Date;
 }
+
+/** A request to talk to a person (recorded by the bridge), or contact details a user left in a conversation. */
+export type LeadType = "Handoff" | "Contact";
+
+/** A lead of a chatbot; `email` and `phone` are "" when not given. */
+export interface Lead {
+  id: number;
+  chatbotId: number;
+  /** The conversation it came from; null for a handoff recorded without one. */
+  sessionId: number | null;
+  type: LeadType;
+  name: string;
+  email: string;
+  phone: string;
+  /** What the user wrote: the question with the contact details, or the handoff request. */
+  content: string;
+  createdAt: Date;
+}
+
+/** What a new lead needs; the store assigns `id` and `createdAt`. */
+export type NewLead = Omit<Lead, "id" | "createdAt">;
+
+/** The two daily mails, named after the setting that holds their recipient. */
+export type DigestKind = "ChatLogs" | "Leads";
+
+/**
+ * Where one daily mail stands: `pending` until sent (and while retried), `sent`, `skipped` when there was
+ * nothing to mail or no one to mail it to, `failed` when the mail server refused it for good or kept failing.
+ */
+export type DigestState = "pending" | "sent" | "skipped" | "failed";
+
+/** One chatbot's daily mail of one kind for one day of its time zone: there is at most one of each. */
+export interface Digest {
+  id: number;
+  chatbotId: number;
+  /** The chatbot's calendar day it reports, YYYY-MM-DD. */
+  day: string;
+  kind: DigestKind;
+  state: DigestState;
+  /** Sending attempts begun so far. */
+  attempts: number;
+  /** When a pending digest may be attempted (again); while an attempt runs, when it is considered abandoned. */
+  nextAttemptAt: Date;
+  /** Why it was skipped, or the last failure. */
+  note: string;
+  createdAt: Date;
+}

@@ -144,11 +144,14 @@ export class HandoffDesk {
     await this.#options.keyv.set(key(handoff.conversation), handoff);
   }
 
-  /** Ends a handoff (the user's /bot, an operator); its unmailed follow-ups go out first. Undefined if none. */
-  async resume(conversation: string): Promise<Handoff | undefined> {
+  /**
+   * Ends a handoff, its unmailed follow-ups going out first: asked by the user (/bot, who is answered by the
+   * caller) or by an operator (the user is told the bot is back). Undefined when there was none.
+   */
+  async resume(conversation: string, by: "user" | "operator"): Promise<Handoff | undefined> {
     const handoff = (await this.#options.keyv.get(key(conversation))) as Handoff | undefined;
     if (!handoff) return undefined;
-    await this.#end(handoff, "resumed");
+    await this.#end(handoff, by);
     return handoff;
   }
 
@@ -213,12 +216,12 @@ export class HandoffDesk {
     }
   }
 
-  async #end(handoff: Handoff, reason: "timeout" | "resumed"): Promise<void> {
+  async #end(handoff: Handoff, reason: "timeout" | "user" | "operator"): Promise<void> {
     await this.#mailFollowUps(handoff);
     await this.#options.keyv.delete(key(handoff.conversation));
     await this.#index((list) => list.filter((conversation) => conversation !== handoff.conversation));
     this.#options.log.info({ conversation: handoff.conversation, reason }, "conversation back with the bot");
-    if (reason === "timeout") {
+    if (reason !== "user") {
       await this.#options.notify(handoff, HANDOFF_TEXTS.botBack).catch((error: unknown) => {
         this.#options.log.warn(
           { err: error, conversation: handoff.conversation },

@@ -50,7 +50,7 @@ export class HandoffRouting {
       return true;
     }
     if (intent === "bot") {
-      await this.desk.resume(conversation);
+      await this.desk.resume(conversation, "user");
       await send({ text: HANDOFF_TEXTS.botBack, format: "plain" });
       return true;
     }

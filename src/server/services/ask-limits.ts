@@ -1,34 +1,7 @@
 import type { Chatbot } from "../domain.js";
 import { ApiError } from "../http/api-error.js";
 import type { ApiStore } from "../store/api-store.js";
-
-/** The instant a calendar month starts in a time zone (MessageLimit counts per month in the chatbot's zone). */
-export function monthStart(now: Date, timeZone: string): Date {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "numeric" }).formatToParts(now);
-  const year = Number(parts.find((p) => p.type === "year")?.value);
-  const month = Number(parts.find((p) => p.type === "month")?.value);
-  const wallClock = Date.UTC(year, month - 1, 1);
-  // The zone's offset at that wall-clock time, measured rather than assumed (DST changes it).
-  let instant = wallClock;
-  for (let i = 0; i < 2; i++) instant = wallClock - offsetAt(new Date(instant), timeZone);
-  return new Date(instant);
-}
-
-function offsetAt(date: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-    second: "numeric",
-  }).formatToParts(date);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const asUtc = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
-  return asUtc - Math.floor(date.getTime() / 1000) * 1000;
-}
+import { monthStart } from "./zoned-time.js";
 
 /**
  * Refuses a question when the chatbot's limits are reached: RateLimitCount questions per RateLimitTime

@@ -76,7 +76,7 @@ export function chatbotsRepo(db: Kysely<Database>, now: Clock): ApiStore["chatbo
         .where("id", "=", id)
         .execute();
     },
-    // Sessions, messages and listings go with it through ON DELETE CASCADE.
+    // Sessions, messages, listings, leads and digests go with it through ON DELETE CASCADE.
     async remove(id) {
       await db.deleteFrom("chatbots").where("id", "=", id).execute();
     },
@@ -87,6 +87,10 @@ export function chatbotsRepo(db: Kysely<Database>, now: Clock): ApiStore["chatbo
         .where("workspace_id", "=", workspaceId)
         .orderBy("id")
         .execute();
+      return rows.map(toChatbot);
+    },
+    async listAll() {
+      const rows = await db.selectFrom("chatbots").selectAll().orderBy("id").execute();
       return rows.map(toChatbot);
     },
   };

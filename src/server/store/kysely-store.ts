@@ -3,7 +3,9 @@ import { chatbotsRepo, workspacesRepo } from "./accounts-repo.js";
 import type { ApiStore } from "./api-store.js";
 import type { Clock } from "./codecs.js";
 import { messagesRepo, sessionsRepo } from "./conversations-repo.js";
+import { digestsRepo } from "./digests-repo.js";
 import { filesRepo } from "./files-repo.js";
+import { leadsRepo } from "./leads-repo.js";
 import { listingsRepo } from "./listings-repo.js";
 import type { Database } from "./tables.js";
 
@@ -19,6 +21,8 @@ export function createKyselyStore(db: Kysely<Database>, now: Clock): ApiStore {
     messages: messagesRepo(db, now),
     listings: listingsRepo(db, now),
     files: filesRepo(db, now),
+    leads: leadsRepo(db, now),
+    digests: digestsRepo(db),
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -24,7 +24,7 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: StoreDialec
 
 /** Every migration by name; names sort in the order they apply. */
 function migrations(dialect: StoreDialect): Record<string, Migration> {
-  return { "0001_initial": initial(dialect) };
+  return { "0001_initial": initial(dialect), "0002_leads_and_digests": leadsAndDigests(dialect) };
 }
 
 /** How an integer primary key is generated: SQLite's rowid alias, PostgreSQL's identity column. */
@@ -184,5 +184,55 @@ function initial(dialect: StoreDialect): Migration {
       .addColumn("mime", "text")
       .addColumn("created_at", "bigint", required)
       .execute();
+  });
+}
+
+function leadsAndDigests(dialect: StoreDialect): Migration {
+  const id = idColumn(dialect);
+  return atomic(dialect, async (db) => {
+    await db.schema
+      .createTable("leads")
+      .addColumn("id", id.type, id.define)
+      .addColumn("chatbot_id", "bigint", ownedBy("chatbots.id"))
+      .addColumn("session_id", "bigint", (column) => column.references("sessions.id").onDelete("cascade"))
+      .addColumn("type", "text", required)
+      .addColumn("name", "text", required)
+      .addColumn("email", "text", required)
+      .addColumn("phone", "text", required)
+      .addColumn("content", "text", required)
+      .addColumn("contact_key", "text")
+      .addColumn("created_at", "bigint", required)
+      .execute();
+    // LeadList and the leads digest read a chatbot's leads of a time range; also serves the cascade.
+    await db.schema.createIndex("leads_chatbot_time").on("leads").columns(["chatbot_id", "created_at"]).execute();
+    // A contact detail is recorded once per session, even when two questions race to record it.
+    await db.schema
+      .createIndex("leads_session_contact")
+      .unique()
+      .on("leads")
+      .columns(["session_id", "contact_key"])
+      .execute();
+
+    await db.schema
+      .createTable("digests")
+      .addColumn("id", id.type, id.define)
+      .addColumn("chatbot_id", "bigint", ownedBy("chatbots.id"))
+      .addColumn("day", "text", required)
+      .addColumn("kind", "text", required)
+      .addColumn("state", "text", required)
+      .addColumn("attempts", "integer", required)
+      .addColumn("next_attempt_at", "bigint", required)
+      .addColumn("note", "text", required)
+      .addColumn("created_at", "bigint", required)
+      .addColumn("updated_at", "bigint", required)
+      .execute();
+    // The claim: one row per chatbot, day and kind, whichever process opens it first.
+    await db.schema
+      .createIndex("digests_chatbot_day_kind")
+      .unique()
+      .on("digests")
+      .columns(["chatbot_id", "day", "kind"])
+      .execute();
+    await db.schema.createIndex("digests_due").on("digests").columns(["state", "next_attempt_at"]).execute();
   });
 }

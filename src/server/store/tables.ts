@@ -1,6 +1,6 @@
 import type { Generated } from "kysely";
 import type { AreaUnit, ChatAskType, ListingStatus, SaleType, SpaceType, Tours } from "../../client/types.js";
-import type { MessageRole, StoredFile } from "../domain.js";
+import type { DigestKind, DigestState, LeadType, MessageRole, StoredFile } from "../domain.js";
 
 /**
  * The tables as Kysely sees them. Column types are chosen to behave the same on SQLite and PostgreSQL:
@@ -14,6 +14,8 @@ export interface Database {
   messages: MessageTable;
   listings: ListingTable;
   files: FileTable;
+  leads: LeadTable;
+  digests: DigestTable;
 }
 
 /** Epoch milliseconds; PostgreSQL's int8 is parsed to a number at the pool, so both databases give numbers. */
@@ -121,4 +123,36 @@ export interface FileTable {
   size: number | null;
   mime: string | null;
   created_at: EpochMs;
+}
+
+/** A lead; `email` and `phone` are "" when not given. */
+export interface LeadTable {
+  id: Generated<number>;
+  chatbot_id: number;
+  session_id: number | null;
+  type: LeadType;
+  name: string;
+  email: string;
+  phone: string;
+  content: string;
+  /**
+   * A Contact lead's address or number in a comparable form, unique within its session so that a detail
+   * given twice is recorded once; NULL for handoffs, which never collide (NULLs are distinct in a unique index).
+   */
+  contact_key: string | null;
+  created_at: EpochMs;
+}
+
+/** A daily mail's claim and state; (chatbot_id, day, kind) is unique. */
+export interface DigestTable {
+  id: Generated<number>;
+  chatbot_id: number;
+  day: string;
+  kind: DigestKind;
+  state: DigestState;
+  attempts: number;
+  next_attempt_at: EpochMs;
+  note: string;
+  created_at: EpochMs;
+  updated_at: EpochMs;
 }

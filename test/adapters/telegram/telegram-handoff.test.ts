@@ -2,9 +2,11 @@ import type { Update } from "grammy/types";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HANDOFF_TEXTS } from "../../../src/bridge/handoff/handoff-desk.js";
 import type { RunningBridge } from "../../../src/bridge-app.js";
+import { run } from "../../../src/cli/run.js";
 import { TelegramEmulator } from "../../emulators/telegram.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { SmtpSink } from "../../support/smtp-sink.js";
+import { terminal } from "../../support/terminal.js";
 import { until } from "../../support/waiting.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
 import { privateUpdateIn } from "./telegram-fixtures.js";
@@ -13,6 +15,7 @@ import { repliesIn } from "./telegram-replies.js";
 const TOKEN = "123456789:AAtest-token-of-the-handoff-bot";
 const SECRET = "handoff-secret";
 const CONFIRMATION = "An agent will write to you here shortly.";
+const ADMIN_TOKEN = "admin-token-of-the-handoff-test";
 
 let telegram: TelegramEmulator;
 let chatbot: ScriptedChatbot;
@@ -37,6 +40,7 @@ beforeAll(async () => {
     SMTP_URL: smtp.url(),
     MAIL_FROM: "Homes bot <bot@homes.example>",
     HANDOFF_TIMEOUT: "3s",
+    ADMIN_TOKEN,
   });
 });
 
@@ -128,6 +132,34 @@ describe("Talk to a human over Telegram (emulator → bridge → SMTP on loopbac
     expect((await repliesIn(telegram, chatId, 3)).at(-1)).toBe(CONFIRMATION);
     await until(() => (smtp.received.length > mails ? true : undefined));
     chatbot.answer = (question) => ({ fragments: ["Answer to ", question] });
+  });
+
+  it("lets an operator list the conversations with a person and give one back, by CLI over the admin endpoint", async () => {
+    const chatId = ++nextChat;
+    await say(chatId, "/human");
+    expect(await repliesIn(telegram, chatId, 1)).toEqual([CONFIRMATION]);
+    const env = { ADMIN_TOKEN, PORT: "1" };
+    const listed = terminal(env);
+    expect(await run(["handoff", "list", "--url", running.url], listed.io)).toBe(0);
+    const line = listed
+      .out()
+      .split("\n")
+      .find((entry) => entry.includes("@ana_buyer") && entry.includes(`${chatId}`));
+    expect(line).toMatch(/^telegram:\S+ +Ana @ana_buyer on telegram · since .* · mailed to agents@homes\.example/);
+    const conversation = line?.split(" ")[0] as string;
+    const resumed = terminal(env);
+    expect(await run(["handoff", "resume", conversation, "--url", running.url], resumed.io)).toBe(0);
+    expect(resumed.out()).toBe(`${conversation} is back with the bot; the user was told.\n`);
+    expect(await repliesIn(telegram, chatId, 2)).toEqual([CONFIRMATION, HANDOFF_TEXTS.botBack]);
+    const again = terminal(env);
+    expect(await run(["handoff", "resume", conversation, "--url", running.url], again.io)).toBe(1);
+    expect(again.err()).toContain("is with a person");
+    // A wrong token is refused, and says so.
+    const wrong = terminal({ ADMIN_TOKEN: "not-the-admin-token-at-all" });
+    expect(await run(["handoff", "list", "--url", running.url], wrong.io)).toBe(1);
+    expect(wrong.err()).toContain("ADMIN_TOKEN differs");
+    const raw = await fetch(`${running.url}/admin/handoffs`);
+    expect(raw.status).toBe(401);
   });
 
   it("sends one mail when Telegram delivers the request twice", async () => {

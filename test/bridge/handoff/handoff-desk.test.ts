@@ -121,14 +121,15 @@ describe("HandoffDesk", () => {
     expect(await subject.active("c2")).toBeUndefined();
   });
 
-  it("lets an operator resume a conversation, mailing what was still waiting", async () => {
-    const { subject, context } = await desk();
+  it("lets an operator resume a conversation, mailing what was still waiting and telling the user", async () => {
+    const { subject, context, told } = await desk();
     await subject.request(message("agent", "99"), "c3", context);
     await subject.followUp((await subject.active("c3")) as Handoff, message("bye"), "bye");
     const mails = smtp.received.length;
-    expect((await subject.resume("c3"))?.conversation).toBe("c3");
+    expect((await subject.resume("c3", "operator"))?.conversation).toBe("c3");
     expect(smtp.received.length).toBe(mails + 1);
-    expect(await subject.resume("c3")).toBeUndefined();
+    expect(told).toEqual([{ conversation: "c3", text: HANDOFF_TEXTS.botBack }]);
+    expect(await subject.resume("c3", "operator")).toBeUndefined();
   });
 
   it("answers honestly and keeps the bot when no mail can be sent, telling the operator once", async () => {

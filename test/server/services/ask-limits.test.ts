@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { monthStart } from "../../../src/server/services/ask-limits.js";
+import { monthStart } from "../../../src/server/services/zoned-time.js";
 
 describe("monthStart", () => {
   it("is midnight of the first day in the chatbot's time zone", () => {
