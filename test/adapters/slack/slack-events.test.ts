@@ -49,6 +49,19 @@ describe("parseSlackEvent", () => {
     });
   });
 
+  it("links to the conversation in Slack when the workspace is known, for a handoff mail", () => {
+    const parsed = parseSlackEvent({ ...(dm.dmMessage.event as SlackMessageEvent), team: "T0HOMES01" }, context);
+    expect(parsed).toMatchObject({
+      message: {
+        user: {
+          id: "U00FAKEUSER1",
+          handle: "<@U00FAKEUSER1>",
+          link: "https://app.slack.com/client/T0HOMES01/D0A5319PS02",
+        },
+      },
+    });
+  });
+
   it("gives the message event and its app_mention twin the same event id, so only one is answered", () => {
     const message = parse(dm.mention.event);
     const twin = parse({ ...dm.mention.event, type: "message", channel_type: "channel" });
