@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { startBridge } from "../bridge-app.js";
 import { loadConfig } from "../config.js";
 import { createLogger } from "../log.js";
+import { describeServer } from "../mail/smtp-mailer.js";
 import { masked } from "./api.js";
 import { type CommandIo, EXIT } from "./io.js";
 import { START_HELP } from "./usage.js";
@@ -37,6 +38,13 @@ export async function start(args: string[], io: CommandIo): Promise<number> {
       `  ${channel.enabled ? "✓" : "✗"} ${channel.name}: ${channel.enabled ? "enabled" : "disabled"} — ${channel.detail}`,
     );
   }
+  const { smtpUrl, from } = config.mail;
+  const handoffTo = config.bridge.handoff.email ?? "each chatbot's TalkToHumanEmail";
+  lines.push(
+    smtpUrl
+      ? `  ✓ talk to a human: mails through ${describeServer(smtpUrl)} from ${from} to ${handoffTo}`
+      : "  ✗ talk to a human: off — set SMTP_URL and MAIL_FROM to mail requests for a person",
+  );
   const webChat = running.channels.find((channel) => channel.name === "web chat");
   if (webChat) lines.push(`  Open the web chat: ${webChat.detail}`);
   io.stdout.write(`${lines.join("\n")}\n`);

@@ -114,8 +114,8 @@ function toMailError(error: unknown, server: string, secrets: string[]): MailErr
   return new MailError(`sending a mail through ${server} failed: ${reason}`, temporary, responseCode);
 }
 
-/** Scheme, host and port of the SMTP URL: what can be shown of it. */
-function describeServer(smtpUrl: string): string {
+/** Scheme, host and port of the SMTP URL: what can be shown of it (in errors, in the start banner). */
+export function describeServer(smtpUrl: string): string {
   const url = URL.parse(smtpUrl);
   return url ? `${url.protocol}//${url.host}` : "the SMTP server of SMTP_URL";
 }

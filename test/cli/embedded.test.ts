@@ -95,6 +95,7 @@ describe("the embedded chatbot API from the command line", () => {
     expect(banner).toContain("chatbot API: embedded");
     expect(banner).toMatch(/✓ web chat: enabled/);
     expect(banner).toMatch(/✗ Telegram: disabled — .*TELEGRAM_BOT_TOKEN/);
+    expect(banner).toContain("✗ talk to a human: off — set SMTP_URL and MAIL_FROM");
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
     t.io.signals.emit("terminate");

@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { emailOrEmpty, rgbColor, serialNumber, text, timeZone, urlOrEmpty, wholeNumber } from "./fields.js";
+import {
+  calendarDay,
+  emailOrEmpty,
+  rgbColor,
+  serialNumber,
+  text,
+  timeZone,
+  urlOrEmpty,
+  wholeNumber,
+} from "./fields.js";
 
 /**
  * Allowed values where the spec is silent: Temperature is a whole number from 0 (focused) to 10 (creative),
@@ -66,11 +75,9 @@ export const addChatbotSchema = z.object({
 /** Operations that take only the chatbot: Remove, Get, GetSession. */
 export const chatbotRefSchema = z.object({ serialNumber });
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD");
-
 /** `/chat/Chatbot/ChatContentHistory`: dates in UTC, EndTime inclusive. */
 export const historySchema = z.object({
   SerialNumber: serialNumber,
-  StartTime: day.optional(),
-  EndTime: day.optional(),
+  StartTime: calendarDay.optional(),
+  EndTime: calendarDay.optional(),
 });

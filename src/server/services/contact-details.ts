@@ -63,9 +63,13 @@ export function findContactDetails(text: string): ContactDetail[] {
   const blank = (value: string) => " ".repeat(value.length);
   const rest = text.replace(EMAIL, blank).replace(URL, blank);
   for (const match of rest.matchAll(PHONE_CANDIDATE)) {
-    const end = match.index + match[0].length;
     const before = rest.slice(Math.max(0, match.index - CONTEXT_CHARS), match.index);
-    const detail = asPhone(match[0], before, rest.slice(end, end + CONTEXT_CHARS));
+    const after = (candidate: string) => rest.slice(match.index + candidate.length).slice(0, CONTEXT_CHARS);
+    // A small number right after a phone number ("… 0100 2 bedrooms", "… 0100 5 pm") is not part of it.
+    const trimmed = match[0].replace(/[ \u00a0]\d{1,2}$/, "");
+    const detail =
+      asPhone(match[0], before, after(match[0])) ??
+      (trimmed === match[0] ? undefined : asPhone(trimmed, before, after(trimmed)));
     if (detail) found.push({ index: match.index, detail });
   }
   const seen = new Set<string>();

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { calendarDay, emailOrEmpty, phoneOrEmpty, serialNumber, text } from "./fields.js";
+
+/** The leads LeadAdd records; Contact leads are found by the server itself in users' questions. */
+export const ADDABLE_LEAD_TYPES = ["Handoff"] as const;
+
+const sessionID = z.number().int().positive();
+
+/** `/chat/Chatbot/LeadList`: dates in UTC, endTime included. */
+export const leadListSchema = z.object({
+  serialNumber,
+  startTime: calendarDay.optional(),
+  endTime: calendarDay.optional(),
+  sessionID: sessionID.optional(),
+});
+
+/** `/chat/Chatbot/LeadAdd` (an extension of the self-hosted server): a request to talk to a person. */
+export const leadAddSchema = z.object({
+  serialNumber,
+  sessionID: sessionID.optional(),
+  Type: z.enum(ADDABLE_LEAD_TYPES),
+  Name: z.string().trim().max(200).default(""),
+  Email: emailOrEmpty.default(""),
+  Phone: phoneOrEmpty.default(""),
+  Content: text(10_000).default(""),
+});
+
+export type LeadListInput = z.output<typeof leadListSchema>;
+export type LeadAddInput = z.output<typeof leadAddSchema>;
