@@ -45,7 +45,10 @@ export async function startBridge(
   log: Logger,
   options: { host?: string } = {},
 ): Promise<RunningBridge> {
-  const embedded = config.chatbotApi.url ? undefined : await openEmbeddedApi(config, log);
+  // One mail transport for the handoff outbox and the embedded server's daily digests.
+  const { smtpUrl, from } = config.mail;
+  const mailer = smtpUrl && from ? createSmtpMailer({ smtpUrl, from }) : undefined;
+  const embedded = config.chatbotApi.url ? undefined : await openEmbeddedApi(config, log, { mailer });
   let store: BridgeStore | undefined;
   let outbox: MailOutbox | undefined;
   let chatbots: ChatbotLinks | undefined;
@@ -57,11 +60,7 @@ export async function startBridge(
     store = await openBridgeStore({ url: config.bridge.storeUrl, dataDir: config.dataDir });
     const client = chatbots.primary;
     const metrics = createBridgeMetrics({ processMetrics: true });
-    const { smtpUrl, from } = config.mail;
-    outbox =
-      smtpUrl && from
-        ? new MailOutbox({ store, mailer: createSmtpMailer({ smtpUrl, from }), log, metrics })
-        : undefined;
+    outbox = mailer ? new MailOutbox({ store, mailer, log, metrics }) : undefined;
     outbox?.start();
     const bridge = new Bridge({ store, config: config.bridge, chatbots: chatbots.links, log, metrics, outbox });
     const app = express();
@@ -188,6 +187,7 @@ export async function startBridge(
         await links.close();
         await bridgeStore.close();
         await embedded?.close();
+        mailer?.close();
       },
     };
   } catch (error) {
@@ -202,6 +202,7 @@ export async function startBridge(
     await chatbots?.close();
     await store?.close();
     await embedded?.close();
+    mailer?.close();
     throw error;
   }
 }

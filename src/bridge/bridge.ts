@@ -12,7 +12,7 @@ import { conversationKey } from "./conversation-key.js";
 import { ConversationQueue } from "./conversation-queue.js";
 import { Greeter } from "./greeter.js";
 import { HandoffDesk } from "./handoff/handoff-desk.js";
-import { HandoffRouting } from "./handoff/handoff-routing.js";
+import { type HandoffBot, HandoffRouting } from "./handoff/handoff-routing.js";
 import type { InboundMessage, ReplyTarget } from "./inbound.js";
 import { refusalText } from "./media/refusals.js";
 import { MediaPipeline, type MediaPlan, type MediaQuestion } from "./media.js";
@@ -189,7 +189,7 @@ export class Bridge {
       if (command || firstContact) await this.#sendFinal(attached, last.target, await bot.greeter.greeting());
       if (command) return;
       const send = (reply: OutgoingText) => this.#sendFinal(attached, last.target, reply);
-      if (await this.#handoff.handle(conversation, batch, text, bot.settings, send)) return;
+      if (await this.#handoff.handle(conversation, batch, text, this.#handoffBot(bot, conversation), send)) return;
       let { id: sessionId } = await bot.sessions.current(conversation, this.#shutdown.signal);
       const plan = batch.some((message) => message.media.length > 0)
         ? await this.#prepareMedia(attached, bot, batch)
@@ -212,6 +212,22 @@ export class Bridge {
         (failure: unknown) => this.#deps.log.error({ err: failure, conversation }, "the apology could not be sent"),
       );
     }
+  }
+
+  /** A bot as handoffs need it: its settings, and where a request for a person is recorded as a lead. */
+  #handoffBot(bot: BotState, conversation: string): HandoffBot {
+    const { link, sessions } = bot;
+    return {
+      settings: bot.settings,
+      recordLead: async (lead) => {
+        try {
+          const session = await sessions.current(conversation, this.#shutdown.signal);
+          await link.client.addLead({ ...lead, serialNumber: link.serialNumber, sessionID: session.id });
+        } catch (error) {
+          this.#deps.log.debug({ err: error, conversation }, "the handoff was not recorded as a lead");
+        }
+      },
+    };
   }
 
   /** Downloads, converts and uploads the batch's files, showing the typing indicator meanwhile. */

@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { loadConfig } from "../config.js";
 import { createLogger } from "../log.js";
+import { createSmtpMailer } from "../mail/smtp-mailer.js";
 import { openEmbeddedApi, serveApi, shutdownApi } from "../server/embedded-api.js";
 import { type CommandIo, EXIT } from "./io.js";
 import { API_HELP } from "./usage.js";
@@ -20,7 +21,10 @@ export async function api(args: string[], io: CommandIo): Promise<number> {
   }
   const config = loadConfig(io.env, { envFile: io.envFile });
   const log = createLogger(config.logLevel);
-  const embedded = await openEmbeddedApi(config, log);
+  const { smtpUrl, from } = config.mail;
+  // With a mail server the chatbots' daily digests go out (EmailForDailyChatLogs, EmailForDailyLeads).
+  const mailer = smtpUrl && from ? createSmtpMailer({ smtpUrl, from }) : undefined;
+  const embedded = await openEmbeddedApi(config, log, { mailer });
   const { server, url } = await serveApi(embedded, { port: config.port });
   const { workspace, chatbot, created } = embedded.demo;
   const show = created ? (key: string) => key : masked;
@@ -35,5 +39,6 @@ export async function api(args: string[], io: CommandIo): Promise<number> {
   await Promise.race([once(io.signals, "terminate"), once(io.signals, "interrupt")]);
   log.info("stopping: finishing in-flight answers");
   await shutdownApi(server, embedded);
+  mailer?.close();
   return EXIT.ok;
 }

@@ -11,6 +11,9 @@ import type {
   ChatbotSettings,
   HistoryQuery,
   HistorySession,
+  LeadInput,
+  LeadItem,
+  LeadQuery,
   ListingDeletion,
   ListingInput,
   ListingPage,
@@ -65,6 +68,8 @@ const OPERATIONS = {
   history: post("ChatContentHistory", "/chat/Chatbot/ChatContentHistory", "secret", true),
   preUpload: post("GetPreUploadUrl", "/chat/User/GetPreUploadUrl", "secret"),
   get: post("Get", "/chat/Chatbot/Get", "secret", true),
+  leads: post("LeadList", "/chat/Chatbot/LeadList", "secret", true),
+  addLead: post("LeadAdd", "/chat/Chatbot/LeadAdd", "secret"),
 } satisfies Record<string, Operation>;
 
 function malformed(operation: string, what: string, data: unknown): ChatbotApiError {
@@ -210,6 +215,23 @@ export class ChatbotClient {
       "Data",
       await this.#transport.call(OPERATIONS.history, query, options.signal),
     ) as HistorySession[];
+  }
+
+  /** A chatbot's leads, oldest first, optionally between two dates or of one session. */
+  async listLeads(query: LeadQuery, options: CallOptions = {}): Promise<LeadItem[]> {
+    const name = OPERATIONS.leads.name;
+    return array(name, "Data", await this.#transport.call(OPERATIONS.leads, query, options.signal)).map(
+      (item) => record(name, "a lead", item) as unknown as LeadItem,
+    );
+  }
+
+  /**
+   * Records a request to talk to a person and returns it as LeadList shows it. An extension of the self-hosted
+   * server (`/chat/Chatbot/LeadAdd`); the hosted platform has no such operation and answers 404.
+   */
+  async addLead(lead: LeadInput, options: CallOptions = {}): Promise<LeadItem> {
+    const data = await this.#transport.call(OPERATIONS.addLead, { Type: "Handoff", ...lead }, options.signal);
+    return record(OPERATIONS.addLead.name, "Data", data) as unknown as LeadItem;
   }
 
   /**

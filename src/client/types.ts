@@ -205,3 +205,42 @@ export interface UploadRequest {
   /** Sent as the PUT's Content-Type; the server identifies the type from the bytes anyway. */
   contentType?: string;
 }
+
+/** LeadList filters: dates as YYYY-MM-DD (UTC, endTime included), one session; all optional. */
+export interface LeadQuery {
+  serialNumber: string;
+  startTime?: string;
+  endTime?: string;
+  sessionID?: number;
+}
+
+/**
+ * A lead as LeadList returns it. The hosted platform's docs show `Type: "Lead"` (their leads and appointments);
+ * the self-hosted server answers `Handoff` (a request to talk to a person) or `Contact` (an e-mail address or
+ * phone number a user wrote). `Email` and `Phone` are present only when known; `SessionID` is null for a
+ * handoff recorded without a session.
+ */
+export interface LeadItem {
+  Type: "Handoff" | "Contact" | (string & {});
+  Name: string;
+  Email?: string;
+  Phone?: string;
+  Content: string;
+  SessionID: number | null;
+  CreateTime: string;
+}
+
+/** A request to talk to a person, for LeadAdd (an extension of the self-hosted server). */
+export interface LeadInput {
+  serialNumber: string;
+  /** The conversation the request came from. */
+  sessionID?: number;
+  /** Default (and only value): Handoff. */
+  Type?: "Handoff";
+  Name?: string;
+  Email?: string;
+  /** 7 to 15 digits; "+", spaces, dashes, dots and parentheses allowed. */
+  Phone?: string;
+  /** What the user asked for. */
+  Content?: string;
+}

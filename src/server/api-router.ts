@@ -5,11 +5,13 @@ import { apiErrorHandler } from "./http/error-handler.js";
 import { chatRoutes } from "./routes/chat-routes.js";
 import { chatbotRoutes } from "./routes/chatbot-routes.js";
 import { fileRoutes } from "./routes/file-routes.js";
+import { leadRoutes } from "./routes/lead-routes.js";
 import { listingRoutes } from "./routes/listing-routes.js";
 import { ChatService } from "./services/chat.js";
 import { ChatbotService } from "./services/chatbots.js";
 import type { EngineCatalog } from "./services/engine-catalog.js";
 import { FileService } from "./services/files.js";
+import { LeadService } from "./services/leads.js";
 import { ListingService } from "./services/listings.js";
 import type { ApiStore } from "./store/api-store.js";
 
@@ -33,11 +35,13 @@ export interface ApiDependencies {
 export function createApiRouter(deps: ApiDependencies): Router & { drain(): Promise<void> } {
   const chatbots = new ChatbotService(deps.store, deps.engines);
   const files = new FileService(deps.store, deps.dataDir, deps.now);
-  const chat = new ChatService(deps.store, deps.engines, files, deps.now);
+  const leads = new LeadService(deps.store);
+  const chat = new ChatService(deps.store, deps.engines, files, leads, deps.now);
   const listings = new ListingService(deps.store);
   const router = Router({ caseSensitive: false });
   router.use(chatbotRoutes(deps.store, chatbots, deps.engines));
   router.use(listingRoutes(deps.store, chatbots, listings));
+  router.use(leadRoutes(deps.store, chatbots, leads));
   router.use(chatRoutes(deps.store, chat, deps.log));
   router.use(fileRoutes(deps.store, files, deps.publicUrl));
   router.use((req) => {

@@ -4,8 +4,10 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
+import type { Mailer } from "../mail/smtp-mailer.js";
 import { createApiRouter } from "./api-router.js";
 import { ensureDemo } from "./demo.js";
+import { DigestScheduler } from "./digest-scheduler.js";
 import type { Chatbot, Workspace } from "./domain.js";
 import { createEngines } from "./engine/registry.js";
 import { ChatbotService } from "./services/chatbots.js";
@@ -20,22 +22,42 @@ export interface EmbeddedApi {
   close(): Promise<void>;
 }
 
+/** Optional parts of the embedded API. */
+export interface EmbeddedApiOptions {
+  /**
+   * Mails the daily digests (the chatbots' EmailForDailyChatLogs and EmailForDailyLeads) through it; without
+   * one there are none. Typically `createSmtpMailer(config.mail)` when SMTP_URL is set. The caller keeps
+   * ownership: closing the API stops the digests but leaves the mailer open.
+   */
+  mailer?: Mailer | undefined;
+  /** The digests' clock; default the system clock. */
+  now?: () => Date;
+}
+
 /**
  * Opens the store (SQLite in DATA_DIR or PostgreSQL at DATABASE_URL; migrations applied), the engines and
- * the demo, and builds the API router. Serving it is the caller's choice: alone (`chatbridge api`) or inside
- * the bridge's app (`chatbridge start`).
+ * the demo, and builds the API router; with a mailer, starts the daily digests. Serving it is the caller's
+ * choice: alone (`chatbridge api`) or inside the bridge's app (`chatbridge start`). Processes sharing one
+ * database may all run the digests: each digest is still mailed once.
  */
-export async function openEmbeddedApi(config: Config, log: Logger): Promise<EmbeddedApi> {
+export async function openEmbeddedApi(
+  config: Config,
+  log: Logger,
+  options: EmbeddedApiOptions = {},
+): Promise<EmbeddedApi> {
   const store = await openApiStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const engines = createEngines(config.llm);
     const demo = await ensureDemo(store, new ChatbotService(store, engines), config.chatbotApi);
     const router = createApiRouter({ store, engines, dataDir: config.dataDir, log });
+    const digests = options.mailer && new DigestScheduler({ store, mailer: options.mailer, log, now: options.now });
+    digests?.start();
     return {
       store,
       router,
       demo,
       close: async () => {
+        await digests?.stop();
         await router.drain();
         await store.close();
       },

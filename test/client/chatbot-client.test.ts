@@ -157,6 +157,38 @@ describe("operations", () => {
     expect(api.requestsTo("/chat/Chatbot/Get")[0]?.body).toEqual({ serialNumber: "bot-1" });
   });
 
+  it("lists leads and records a handoff (the server's LeadAdd extension) with the secret key", async () => {
+    const lead = {
+      Type: "Handoff",
+      Name: "Jane",
+      Email: "jane@example.com",
+      Content: "Talk to an agent",
+      SessionID: 9,
+      CreateTime: "2026-05-01T14:00:00.000Z",
+    };
+    api.route("POST", "/chat/Chatbot/LeadList", (_req, res) => sendEnvelope(res, [lead]));
+    api.route("POST", "/chat/Chatbot/LeadAdd", (_req, res) => sendEnvelope(res, lead));
+
+    expect(await client.listLeads({ serialNumber: "bot-1", startTime: "2026-05-01", sessionID: 9 })).toEqual([lead]);
+    expect(
+      await client.addLead({ serialNumber: "bot-1", sessionID: 9, Name: "Jane", Email: "jane@example.com" }),
+    ).toEqual(lead);
+
+    const [list] = api.requestsTo("/chat/Chatbot/LeadList");
+    expect(list?.body).toEqual({ serialNumber: "bot-1", startTime: "2026-05-01", sessionID: 9 });
+    const [add] = api.requestsTo("/chat/Chatbot/LeadAdd");
+    expect(add?.headers.authorization).toBe("secret-key");
+    expect(add?.body).toEqual({
+      Type: "Handoff",
+      serialNumber: "bot-1",
+      sessionID: 9,
+      Name: "Jane",
+      Email: "jane@example.com",
+    });
+    api.route("POST", "/chat/Chatbot/LeadList", (_req, res) => sendEnvelope(res, [lead, "not a lead"]));
+    await expect(client.listLeads({ serialNumber: "bot-1" })).rejects.toMatchObject({ kind: "malformed" });
+  });
+
   it("uploads in three steps, sending no credential to the upload URL", async () => {
     api.route("POST", "/chat/User/GetPreUploadUrl", (_req, res) =>
       sendEnvelope(res, { FileStoreId: "34317", PreUploadUrl: `${api.url}/uploads/abc?X-Amz-Expires=600&sig=1` }),

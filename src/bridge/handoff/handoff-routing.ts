@@ -1,3 +1,4 @@
+import type { LeadInput } from "../../client/index.js";
 import type { HandoffConfig } from "../../config.js";
 import type { OutgoingText } from "../channel.js";
 import type { ChatbotSettingsReader } from "../chatbot-settings.js";
@@ -12,6 +13,16 @@ const TRANSCRIPT_LINES = 20;
 
 /** Sends a message that must arrive, in the conversation at hand. */
 type Send = (text: OutgoingText) => Promise<void>;
+
+/** The bot a conversation belongs to, as handoffs need it. */
+export interface HandoffBot {
+  settings: ChatbotSettingsReader;
+  /**
+   * Records a request for a person as a lead with the chatbot API (the embedded server's LeadAdd, which its daily
+   * leads digest lists); best effort, never throws (the hosted platform has no such operation).
+   */
+  recordLead(lead: Omit<LeadInput, "serialNumber" | "sessionID">): Promise<void>;
+}
 
 /**
  * Where talking to a person meets the conversation flow: before a message is asked, it may be a request for a
@@ -37,7 +48,7 @@ export class HandoffRouting {
     conversation: string,
     batch: InboundMessage[],
     text: string,
-    settings: ChatbotSettingsReader,
+    bot: HandoffBot,
     send: Send,
   ): Promise<boolean> {
     const last = batch.at(-1) as InboundMessage;
@@ -56,7 +67,7 @@ export class HandoffRouting {
     }
     await this.transcript.add(conversation, said);
     if (intent !== "human") return false;
-    const chatbot = await settings.read();
+    const chatbot = await bot.settings.read();
     const { outcome, reply } = await this.desk.request(last, conversation, {
       mailTo: chatbot?.TalkToHumanEmail?.trim() || this.config.email,
       confirmation: chatbot?.TalkToHumanResponseMessage?.trim() || this.config.message,
@@ -66,6 +77,15 @@ export class HandoffRouting {
     this.metrics.handoffs.inc({ channel: last.channel, outcome });
     await send({ text: reply, format: "plain" });
     await this.transcript.add(conversation, { from: "bot", text: reply, at: Date.now() });
+    if (outcome === "sent" || outcome === "queued") {
+      const { name, handle } = last.user;
+      await bot.recordLead({
+        Type: "Handoff",
+        Name: name ?? handle,
+        Phone: handle && /^\+\d{7,15}$/.test(handle) ? handle : undefined,
+        Content: said.text,
+      });
+    }
     return true;
   }
 

@@ -25,16 +25,20 @@ export const emailOrEmpty = z
   .max(254)
   .refine((value) => value === "" || z.email().safeParse(value).success, "must be an e-mail address");
 
-/** A calendar date as YYYY-MM-DD. */
-export const calendarDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD");
+/** A calendar date as YYYY-MM-DD that exists (not 2025-02-30). */
+export const calendarDay = z.string().refine((value) => {
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
+}, "must be a date as YYYY-MM-DD");
 
 /** A phone number: 7 to 15 digits, an optional leading "+", spaces, dashes, dots and parentheses; or "". */
 export const phoneOrEmpty = z
   .string()
+  .trim()
   .max(40)
   .refine((value) => {
     const digits = value.replace(/\D/g, "").length;
-    return value === "" || (/^\+?[\d ().-]+$/.test(value.trim()) && digits >= 7 && digits <= 15);
+    return value === "" || (/^\+?[\d ().-]+$/.test(value) && digits >= 7 && digits <= 15);
   }, "must be a phone number with 7 to 15 digits, such as +1 512 555 0100");
 
 /** An IANA time zone such as America/New_York. */

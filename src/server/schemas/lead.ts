@@ -4,7 +4,7 @@ import { calendarDay, emailOrEmpty, phoneOrEmpty, serialNumber, text } from "./f
 /** The leads LeadAdd records; Contact leads are found by the server itself in users' questions. */
 export const ADDABLE_LEAD_TYPES = ["Handoff"] as const;
 
-const sessionID = z.number().int().positive();
+const sessionID = z.number().int().min(1);
 
 /** `/chat/Chatbot/LeadList`: dates in UTC, endTime included. */
 export const leadListSchema = z.object({

@@ -6,6 +6,7 @@ import type { ApiStore } from "../store/api-store.js";
 import { enforceLimits } from "./ask-limits.js";
 import type { EngineCatalog } from "./engine-catalog.js";
 import type { FileService } from "./files.js";
+import type { LeadService } from "./leads.js";
 
 /** How many earlier messages of the session an engine sees. */
 const HISTORY_MESSAGES = 20;
@@ -33,8 +34,9 @@ function engineFailure(error: unknown): ApiError {
 }
 
 /**
- * ClientAsk: checks the session, the content and files, the chatbot's limits; stores the question; runs
- * the chatbot's engine; appends AnswerSuffix; stores the answer (as partial when the client went away).
+ * ClientAsk: checks the session, the content and files, the chatbot's limits; stores the question, and the
+ * contact details in it as leads (a voice question's once transcribed); runs the chatbot's engine; appends
+ * AnswerSuffix; stores the answer (as partial when the client went away).
  */
 export class ChatService {
   readonly #queues = new Map<number, Promise<unknown>>();
@@ -44,6 +46,7 @@ export class ChatService {
     private readonly store: ApiStore,
     private readonly engines: EngineCatalog,
     private readonly files: FileService,
+    private readonly leads: LeadService,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -83,6 +86,7 @@ export class ChatService {
         partial: false,
       });
     });
+    await this.leads.recordContacts(session, input.content);
     const store = this.store;
     return {
       chatbot,
@@ -128,8 +132,10 @@ export class ChatService {
       for await (const event of prepared.engine.answer({ ...prepared.request, signal })) {
         if (signal.aborted) break;
         if (event.type === "done") outcome = event;
-        else if (event.type === "heard") await this.store.messages.setContent(prepared.question.id, event.question);
-        else if (event.text) {
+        else if (event.type === "heard") {
+          await this.store.messages.setContent(prepared.question.id, event.question);
+          await this.leads.recordContacts(prepared.session, event.question);
+        } else if (event.text) {
           text += event.text;
           yield { type: "text", text: event.text };
         }

@@ -5,6 +5,7 @@ import { ApiError, chatbotNotFound } from "../http/api-error.js";
 import type { ApiStore } from "../store/api-store.js";
 import { defaultSettings } from "./default-settings.js";
 import type { EngineCatalog } from "./engine-catalog.js";
+import { utcDays } from "./utc-days.js";
 
 /** Chatbots of a workspace: create, edit, read, remove, open sessions, read history. */
 export class ChatbotService {
@@ -68,10 +69,8 @@ export class ChatbotService {
     query: { SerialNumber: string; StartTime?: string | undefined; EndTime?: string | undefined },
   ) {
     const chatbot = await this.owned(workspace, query.SerialNumber);
-    const from = query.StartTime ? new Date(`${query.StartTime}T00:00:00Z`) : undefined;
-    const to = query.EndTime ? new Date(Date.parse(`${query.EndTime}T00:00:00Z`) + 86_400_000) : undefined;
-    if (from && to && from >= to) throw new ApiError(400, "StartTime must not be after EndTime");
-    const transcripts = await this.store.messages.transcripts(chatbot.id, { from, to });
+    const range = utcDays({ name: "StartTime", day: query.StartTime }, { name: "EndTime", day: query.EndTime });
+    const transcripts = await this.store.messages.transcripts(chatbot.id, range);
     return transcripts.map(({ session, messages }) => ({
       SessionID: session.id,
       CreateTime: session.createdAt.toISOString(),

@@ -13,14 +13,14 @@ const EMAIL =
 /** Image and document names look like addresses (`logo@2x.png`) but are not. */
 const FILE_NAME = /\.(?:png|jpe?g|gif|webp|svg|pdf|docx?)$/i;
 
-const URL = /\b(?:https?:\/\/|www\.)\S+/gi;
+const LINK = /\b(?:https?:\/\/|www\.)\S+/gi;
 
 const SPACE = "[ \\u00a0]";
 /**
  * Digit groups as phone numbers are written: an optional "+", an optional area code in parentheses (after an
  * optional country code), then groups joined by a space, dash or dot. It cannot start inside a word or a
- * number, or after a currency sign, "#", "/", "@", "." or ","; nor end before a letter, "%", or a decimal
- * or thousands part — so it never matches a piece of a longer token. Every separator is required, which keeps
+ * number, or after a currency sign, a minus, "#", "/", "@", "." or ","; nor end before a letter, "%", or a
+ * decimal or thousands part — so it never matches a piece of a longer token. Every separator is required, which keeps
  * the pattern linear on long digit runs.
  */
 const PHONE_CANDIDATE = new RegExp(
@@ -61,7 +61,7 @@ export function findContactDetails(text: string): ContactDetail[] {
   }
   // Digits inside addresses and links are not phone numbers; blanking them keeps the other positions.
   const blank = (value: string) => " ".repeat(value.length);
-  const rest = text.replace(EMAIL, blank).replace(URL, blank);
+  const rest = text.replace(EMAIL, blank).replace(LINK, blank);
   for (const match of rest.matchAll(PHONE_CANDIDATE)) {
     const before = rest.slice(Math.max(0, match.index - CONTEXT_CHARS), match.index);
     const after = (candidate: string) => rest.slice(match.index + candidate.length).slice(0, CONTEXT_CHARS);

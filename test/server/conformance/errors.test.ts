@@ -19,6 +19,8 @@ const OPERATIONS: { name: string; path: string; method?: string; wants: string }
   { name: "GetSession", path: "/chat/Chatbot/GetSession", wants: SECRET },
   { name: "ModelList", path: "/chat/Chatbot/ModelList", method: "GET", wants: SECRET },
   { name: "ChatContentHistory", path: "/chat/Chatbot/ChatContentHistory", wants: `${SECRET} or ${SESSION}` },
+  { name: "LeadList", path: "/chat/Chatbot/LeadList", wants: `${SECRET} or ${SESSION}` },
+  { name: "LeadAdd", path: "/chat/Chatbot/LeadAdd", wants: SECRET },
   { name: "ClientAsk", path: "/chat/Chat/ClientAsk", wants: SECRET },
   { name: "RealEstateCreate", path: "/chat/Chatbot/RealEstateCreate", wants: `${SECRET} or ${SESSION}` },
   { name: "RealEstateUpdate", path: "/chat/Chatbot/RealEstateUpdate", wants: `${SECRET} or ${SESSION}` },

@@ -107,6 +107,16 @@ export function accountsContract(store: StoreGetter): void {
       expect(await store().chatbots.listByWorkspace(987_654_321)).toEqual([]);
     });
 
+    it("lists every chatbot of every workspace in id order", async () => {
+      const first = await newChatbot(store());
+      const second = await newChatbot(store());
+
+      const all = await store().chatbots.listAll();
+      expect(all).toEqual(expect.arrayContaining([first, second]));
+      const ids = all.map((chatbot) => chatbot.id);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    });
+
     it("removes a chatbot with its sessions, messages and listings, and nothing of other chatbots", async () => {
       const chatbot = await newChatbot(store());
       const other = await newChatbot(store(), chatbot.workspaceId);

@@ -57,7 +57,10 @@ describe("opening the SQLite store", () => {
       await second.close();
     }
     const database = new SQLite(sqliteFilePath(dataDir), { readonly: true });
-    expect(database.prepare("select name from kysely_migration").all()).toEqual([{ name: "0001_initial" }]);
+    expect(database.prepare("select name from kysely_migration order by name").all()).toEqual([
+      { name: "0001_initial" },
+      { name: "0002_leads_and_digests" },
+    ]);
     database.close();
   });
 

@@ -3,8 +3,10 @@ import type { ApiStore } from "../../../src/server/store/api-store.js";
 import type { Clock } from "../../../src/server/store/codecs.js";
 import { accountsContract } from "./accounts-contract.js";
 import { conversationsContract } from "./conversations-contract.js";
+import { digestsContract } from "./digests-contract.js";
 import { filesContract } from "./files-contract.js";
 import { PinnableClock } from "./fixtures.js";
+import { leadsContract } from "./leads-contract.js";
 import { listingsContract } from "./listings-contract.js";
 import { searchContract } from "./search-contract.js";
 
@@ -44,4 +46,6 @@ export function apiStoreContract(harness: StoreHarness): void {
   listingsContract(store, clock);
   searchContract(store);
   filesContract(store);
+  leadsContract(store, clock);
+  digestsContract(store);
 }

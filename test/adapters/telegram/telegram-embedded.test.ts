@@ -4,11 +4,13 @@ import path from "node:path";
 import type { Message, Update } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
+import { ChatbotClient, type LeadItem } from "../../../src/client/index.js";
 import { loadConfig } from "../../../src/config.js";
 import { createLogger } from "../../../src/log.js";
 import { TelegramEmulator } from "../../emulators/telegram.js";
 import { mediaFixture } from "../../support/media-fixtures.js";
-import { freePort } from "../../support/waiting.js";
+import { SmtpSink } from "../../support/smtp-sink.js";
+import { freePort, until } from "../../support/waiting.js";
 import { privateUpdateIn } from "./telegram-fixtures.js";
 import { repliesIn } from "./telegram-replies.js";
 
@@ -16,11 +18,15 @@ const TOKEN = "123456789:AAtest-token-of-the-embedded-bot";
 const SECRET = "embedded-secret";
 
 let telegram: TelegramEmulator;
+let smtp: SmtpSink;
 let running: RunningBridge;
 
 // The whole product on one machine: Telegram's emulator → chatbridge → the embedded chatbot API it serves itself.
 beforeAll(async () => {
-  telegram = await TelegramEmulator.start({ token: TOKEN, bot: { id: 777, username: "embedded_homes_bot" } });
+  [telegram, smtp] = await Promise.all([
+    TelegramEmulator.start({ token: TOKEN, bot: { id: 777, username: "embedded_homes_bot" } }),
+    SmtpSink.start(),
+  ]);
   const port = await freePort();
   const config = loadConfig(
     {
@@ -32,6 +38,9 @@ beforeAll(async () => {
       TELEGRAM_WEBHOOK_SECRET: SECRET,
       TELEGRAM_API_ROOT: telegram.url,
       MEDIA_GROUP_WINDOW_MS: "300",
+      SMTP_URL: smtp.url(),
+      MAIL_FROM: "bot@homes.example",
+      HANDOFF_EMAIL: "agents@homes.example",
     },
     { envFile: undefined },
   );
@@ -40,7 +49,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await running?.close(1000);
-  await telegram?.close();
+  await Promise.all([telegram?.close(), smtp?.stop()]);
 });
 
 let nextChat = 7000;
@@ -52,7 +61,7 @@ async function answerIn(chatId: number): Promise<string> {
   return (await repliesIn(telegram, chatId, 1))[0] ?? "";
 }
 
-describe("Media through the embedded chatbot API", () => {
+describe("Telegram through the embedded chatbot API", () => {
   it("acknowledges a voice note with its length, as converted, uploaded and checked by the server", async () => {
     const chatId = ++nextChat;
     const ogg = mediaFixture("voice.ogg");
@@ -76,5 +85,31 @@ describe("Media through the embedded chatbot API", () => {
     );
     expect(answer).toContain("Austin");
     expect(telegram.messagesIn(chatId)).toHaveLength(2);
+  });
+
+  it("records a request for a person as a Handoff lead of the chatbot, for its daily leads digest", async () => {
+    const chatId = ++nextChat;
+    const from = { id: chatId, is_bot: false, first_name: "Ana", username: "ana_buyer" };
+    await telegram.deliver(update({ text: "my number is +1 512 555 0100, 3 bedrooms?", from }, chatId), {
+      secret: SECRET,
+    });
+    await answerIn(chatId);
+    await telegram.deliver(update({ text: "/human", from }, chatId), { secret: SECRET });
+    await until(() => (telegram.messagesIn(chatId).length >= 3 ? true : undefined));
+    await until(() => (smtp.received.length > 0 ? true : undefined));
+    const { demo } = running.embedded as NonNullable<RunningBridge["embedded"]>;
+    const client = new ChatbotClient({ baseUrl: running.url, apiKey: demo.workspace.secretKey });
+    try {
+      let leads: LeadItem[] = [];
+      for (let tries = 0; tries < 50 && !leads.some((lead) => lead.Type === "Handoff"); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        leads = await client.listLeads({ serialNumber: demo.chatbot.serialNumber });
+      }
+      expect(leads.find((lead) => lead.Type === "Contact")).toMatchObject({ Phone: "+1 512 555 0100" });
+      expect(leads.find((lead) => lead.Type === "Handoff")).toMatchObject({ Name: "Ana", Content: "/human" });
+      expect(leads.find((lead) => lead.Type === "Handoff")?.SessionID).toEqual(expect.any(Number));
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { chatLogsMail, leadsMail, MAX_CONVERSATIONS_PER_MAIL } from "../../../src/server/services/digest-mail.js";
+import type { SessionTranscript } from "../../../src/server/store/api-store.js";
+
+const about = { chatbotName: "Oak <&> Elm", day: "2026-05-01", timeZone: "Europe/Madrid" };
+
+function transcript(id: number, startedIso: string, messageIso: string): SessionTranscript {
+  return {
+    session: { id, chatbotId: 1, uri: "", createdAt: new Date(startedIso) },
+    messages: [{ id: id * 10, role: "User", content: `question ${id}`, createdAt: new Date(messageIso) }],
+  };
+}
+
+describe("digest mails", () => {
+  it("marks a conversation that began the day before, and escapes the HTML", () => {
+    const mail = chatLogsMail(about, [transcript(7, "2026-04-30T21:50:00Z", "2026-04-30T22:10:00Z")]);
+
+    expect(mail.subject).toBe("Oak <&> Elm: 1 conversation on 2026-05-01");
+    expect(mail.text).toContain("Conversation 7 (continued from 2026-04-30)\n  00:10 User: question 7");
+    expect(mail.html).toContain('<h2 style="margin-bottom:4px">Oak &#60;&#38;&#62; Elm: conversations on Friday');
+    expect(mail.html).not.toContain("Oak <&> Elm");
+  });
+
+  it("shows at most the cap of conversations and counts the rest", () => {
+    const many = Array.from({ length: MAX_CONVERSATIONS_PER_MAIL + 3 }, (_, index) =>
+      transcript(index + 1, "2026-05-01T08:00:00Z", "2026-05-01T08:00:00Z"),
+    );
+
+    const mail = chatLogsMail(about, many);
+
+    expect(mail.subject).toBe(`Oak <&> Elm: ${MAX_CONVERSATIONS_PER_MAIL + 3} conversations on 2026-05-01`);
+    expect(mail.text).toContain(`question ${MAX_CONVERSATIONS_PER_MAIL}\n`);
+    expect(mail.text).not.toContain(`question ${MAX_CONVERSATIONS_PER_MAIL + 1}`);
+    expect(mail.text).toContain("…and 3 more conversations: read them with ChatContentHistory.");
+  });
+
+  it("lists only the sections that have leads", () => {
+    const mail = leadsMail(about, [
+      {
+        id: 1,
+        chatbotId: 1,
+        sessionId: null,
+        type: "Handoff",
+        name: "Ana",
+        email: "",
+        phone: "+34 612 34 56 78",
+        content: "",
+        createdAt: new Date("2026-05-01T10:00:00Z"),
+      },
+    ]);
+
+    expect(mail.subject).toBe("Oak <&> Elm: 1 lead on 2026-05-01");
+    expect(mail.text).toContain("1 request to talk to a person, 0 contact details left in conversations");
+    expect(mail.text).toContain("Requests to talk to a person\n  12:00 · Ana · +34 612 34 56 78");
+    expect(mail.text).not.toContain("Contact details left in conversations\n");
+  });
+});
