@@ -4,6 +4,19 @@ export type HandoffIntent = "human" | "bot";
 /** The label of the button offered when the chatbot had no answer; tapping it sends this text, always a request. */
 export const HANDOFF_BUTTON = "Talk to a human";
 
+/** What gives the conversation back to the bot besides /bot, sent as the whole message (a handoff must not end by accident). */
+const BOT_PHRASES = [
+  "bot",
+  "back to the bot",
+  "talk to the bot",
+  "talk to the assistant",
+  "volver al bot",
+  "hablar con el bot",
+  "retour au bot",
+  "voltar ao bot",
+  "zurück zum bot",
+];
+
 /** One-word phrases ("agent") count only in messages this short, so "I am an agent myself" is not a request. */
 const SHORT_MESSAGE_WORDS = 4;
 
@@ -17,7 +30,7 @@ function normalise(text: string): string {
 
 /**
  * Whether a message asks for a person (`/human`, the offered button, or one of the configured phrases) or for the
- * bot back (`/bot`).
+ * bot back (`/bot`, or a message that is only "back to the bot", "volver al bot"… in one of five languages).
  * Phrases match as whole words anywhere in the message; a one-word phrase only when the message has at most four
  * words.
  */
@@ -27,6 +40,7 @@ export function handoffIntent(text: string, keywords: string[]): HandoffIntent |
   const words = normalise(text);
   if (words === "") return undefined;
   if (words === normalise(HANDOFF_BUTTON)) return "human";
+  if (BOT_PHRASES.includes(words)) return "bot";
   const short = words.split(" ").length <= SHORT_MESSAGE_WORDS;
   for (const keyword of keywords) {
     const phrase = normalise(keyword);

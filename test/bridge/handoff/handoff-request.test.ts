@@ -12,6 +12,13 @@ describe("handoffIntent", () => {
     expect(handoffIntent("/humane", keywords)).toBeUndefined();
   });
 
+  it("gives the conversation back on a message that is only a bot phrase, never on one inside a sentence", () => {
+    for (const text of ["Back to the bot!", "volver al bot", "bot", "Zurück zum Bot"]) {
+      expect(handoffIntent(text, keywords), text).toBe("bot");
+    }
+    expect(handoffIntent("is this a bot or a person?", keywords)).toBeUndefined();
+  });
+
   it("finds the default phrases in several languages, whatever the case and punctuation", () => {
     for (const text of [
       "Can I talk to a HUMAN, please?",

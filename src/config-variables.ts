@@ -1,0 +1,300 @@
+import { z } from "zod";
+import { slackBotToken, telegramBotToken, telegramWebhookSecret } from "./bots-file.js";
+
+/** pino levels accepted by `LOG_LEVEL`. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** One environment variable: how it is validated, and how to fix a bad value. */
+export interface Variable<T> {
+  schema: z.ZodType<T>;
+  /** What a valid value looks like, completing "set NAME to …". */
+  fix: string;
+  secret?: boolean;
+}
+
+const optionalText = (fix: string, secret = false): Variable<string | undefined> => ({
+  schema: z.string().trim().min(1).optional(),
+  fix,
+  secret,
+});
+
+const httpUrl = z
+  .url({ protocol: /^https?$/ })
+  .transform((url) => url.replace(/\/+$/, ""))
+  .optional();
+
+const apiPath = z
+  .string()
+  .regex(/^\/[\w\-./]*$/, "must be a path starting with /")
+  .default("/chat/User/UploadSuccess");
+
+/** Phrases that ask for a person, in the languages the embedded engine speaks and a few more. */
+const DEFAULT_HANDOFF_KEYWORDS = [
+  "talk to a human",
+  "talk to a person",
+  "speak to a human",
+  "speak to a person",
+  "real person",
+  "human agent",
+  "agent",
+  "hablar con una persona",
+  "hablar con un humano",
+  "hablar con un agente",
+  "parler à un humain",
+  "parler à une personne",
+  "falar com uma pessoa",
+  "mit einem menschen sprechen",
+];
+
+/** "24h", "90m", "30s", "2d", or a bare number of minutes, in milliseconds. */
+function durationMs(text: string): number {
+  const [, amount, unit] = /^(\d+)\s*([smhd])?$/i.exec(text) ?? [];
+  const seconds = { s: 1, m: 60, h: 3600, d: 86_400 }[(unit ?? "m").toLowerCase() as "s" | "m" | "h" | "d"];
+  return Number(amount) * seconds * 1000;
+}
+
+/** The contract: every variable chatbridge reads, read by `loadConfig` only. Later features add theirs here. */
+export const VARIABLES = {
+  PORT: {
+    schema: z.coerce.number().int().min(1).max(65535).default(3000),
+    fix: "a whole number from 1 to 65535 (default 3000)",
+  },
+  DATA_DIR: { schema: z.string().trim().min(1).default("./data"), fix: "a directory path (default ./data)" },
+  LOG_LEVEL: { schema: z.enum(LOG_LEVELS).default("info"), fix: `one of ${LOG_LEVELS.join(", ")} (default info)` },
+  CHATBOT_API_URL: {
+    schema: httpUrl,
+    fix: "an http(s) URL such as https://api.example.com, or leave it unset for the embedded server",
+  },
+  CHATBOT_API_KEY: optionalText("the workspace's secret key, or leave it unset for the embedded demo", true),
+  CHATBOT_SESSION_KEY: optionalText("the workspace's session key, or leave it unset for the embedded demo", true),
+  CHATBOT_SERIAL_NUMBER: optionalText("the chatbot's serial number, or leave it unset for the embedded demo"),
+  CHATBOT_API_TIMEOUT_MS: {
+    schema: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+    fix: "a number of milliseconds from 100 to 3600000 (default 120000)",
+  },
+  CHATBOT_UPLOAD_CONFIRM_PATH: { schema: apiPath, fix: "an API path such as /chat/User/UploadSuccess" },
+  DATABASE_URL: {
+    schema: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// URL")
+      .optional(),
+    fix: "a PostgreSQL URL such as postgres://user@127.0.0.1:5432/chatbridge, or leave it unset for SQLite in DATA_DIR",
+    secret: true,
+  },
+  STORE_URL: {
+    schema: z
+      .string()
+      .regex(/^(rediss?:\/\/\S+|memory:\/\/|sqlite:\/\/\S+)$/, "must be redis://…, rediss://…, memory:// or sqlite://…")
+      .optional(),
+    fix: "redis://host:6379, memory:// (tests), sqlite:///path/bridge.db, or leave it unset for a SQLite file in DATA_DIR",
+    secret: true,
+  },
+  PUBLIC_URL: { schema: httpUrl, fix: "the https:// address at which the platforms reach this server" },
+  GROUP_SESSION_SCOPE: {
+    schema: z.enum(["thread", "user"]).default("thread"),
+    fix: "thread (one session per group thread, the default) or user (one per user in each thread)",
+  },
+  SESSION_IDLE_MINUTES: {
+    schema: z.coerce.number().int().min(0).max(525_600).default(1440),
+    fix: "a number of minutes after which an idle conversation starts afresh, 0 for never (default 1440)",
+  },
+  RESET_KEYWORD: optionalText("a word that starts a new conversation like /reset, e.g. restart"),
+  QUEUE_MODE: {
+    schema: z.enum(["queue", "merge"]).default("queue"),
+    fix: "queue (answer waiting messages one by one, the default) or merge (ask them as one question)",
+  },
+  ANSWER_TIMEOUT_MS: {
+    schema: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+    fix: "a number of milliseconds from 1000 to 3600000 (default 60000)",
+  },
+  APOLOGY_TEXT: {
+    schema: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .default("Sorry, I couldn't finish that answer. Please try again in a moment."),
+    fix: "the short text users read when the chatbot fails",
+  },
+  WELCOME_TEXT: {
+    schema: z.string().trim().min(1).max(2000).default("Hi! How can I help you today?"),
+    fix: "the greeting used when the chatbot's WelcomeMessage cannot be read",
+  },
+  MEDIA_MAX_AUDIO_SECONDS: {
+    schema: z.coerce.number().int().min(1).max(1200).default(600),
+    fix: "the longest voice note or audio forwarded, in seconds from 1 to 1200 (default 600; 1200 s of 16 kHz WAV is just under the 40 MB audio limit)",
+  },
+  MEDIA_GROUP_WINDOW_MS: {
+    schema: z.coerce.number().int().min(0).max(10_000).default(1500),
+    fix: "milliseconds to wait for more photos sent together, from 0 to 10000 (default 1500)",
+  },
+  MEDIA_UNSUPPORTED_TEXT: {
+    schema: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .default(
+        "Sorry, I can't read that kind of message. I understand text, photos (JPEG, PNG, WEBP, still GIF), " +
+          "voice notes and audio (OGG, MP3, FLAC, WAV) and videos (MP4, MKV, AVI, FLV, MPEG).",
+      ),
+    fix: "the short text users read when they send a sticker, a document or another kind of file that cannot be read",
+  },
+  MEDIA_TOO_LARGE_TEXT: {
+    schema: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .default("Sorry, that file is too large for me: I can take files of up to {limit}."),
+    fix: "the short text users read when a file is too large ({limit} becomes the limit, e.g. 20 MB)",
+  },
+  MEDIA_TOO_LONG_TEXT: {
+    schema: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .default("Sorry, that recording is too long for me: I can listen to up to {limit}."),
+    fix: "the short text users read when a recording is too long ({limit} becomes the limit, e.g. 10 minutes)",
+  },
+  TELEGRAM_BOT_TOKEN: {
+    schema: telegramBotToken.optional(),
+    fix: "the bot token from @BotFather, or leave it unset to disable Telegram",
+    secret: true,
+  },
+  TELEGRAM_WEBHOOK_SECRET: {
+    schema: telegramWebhookSecret.optional(),
+    fix: "1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's secret_token rules)",
+    secret: true,
+  },
+  TELEGRAM_API_ROOT: {
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .transform((url) => url.replace(/\/+$/, ""))
+      .default("https://api.telegram.org"),
+    fix: "the Bot API root, https://api.telegram.org by default (a local Bot API server or an emulator otherwise)",
+  },
+  TELEGRAM_MODE: {
+    schema: z.enum(["webhook", "polling"]).default("webhook"),
+    fix: "webhook (the default; needs PUBLIC_URL) or polling (for local use without a public URL)",
+  },
+  SLACK_BOT_TOKEN: {
+    schema: slackBotToken.optional(),
+    fix: "the app's Bot User OAuth Token (xoxb-…), or leave it unset to disable Slack",
+    secret: true,
+  },
+  SLACK_SIGNING_SECRET: optionalText("the app's Signing Secret (Basic Information page)", true),
+  SLACK_APP_TOKEN: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^xapp-[\w-]+$/, "must be an app-level token, xapp-…")
+      .optional(),
+    fix: "an app-level token (xapp-…, scope connections:write) to use Socket Mode, or leave it unset for HTTP",
+    secret: true,
+  },
+  SLACK_API_URL: {
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .transform((url) => (url.endsWith("/") ? url : `${url}/`))
+      .default("https://slack.com/api/"),
+    fix: "the Web API root, https://slack.com/api/ by default (an emulator in tests)",
+  },
+  WHATSAPP_ACCESS_TOKEN: optionalText("a system user's permanent access token with whatsapp_business_messaging", true),
+  WHATSAPP_PHONE_NUMBER_ID: {
+    schema: z.string().trim().regex(/^\d+$/, "must be the numeric phone number id (not the phone number)").optional(),
+    fix: "the phone number id from WhatsApp Manager → API Setup",
+  },
+  WHATSAPP_APP_SECRET: optionalText("the Meta app's App Secret (App settings → Basic), which signs the webhooks", true),
+  WHATSAPP_VERIFY_TOKEN: optionalText(
+    "any string you also enter as the webhook's Verify token in the app dashboard",
+    true,
+  ),
+  WHATSAPP_API_URL: {
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .transform((url) => url.replace(/\/+$/, ""))
+      .default("https://graph.facebook.com"),
+    fix: "the Graph API root, https://graph.facebook.com by default (an emulator in tests)",
+  },
+  WHATSAPP_API_VERSION: {
+    schema: z
+      .string()
+      .regex(/^v\d+\.\d+$/, "must look like v26.0")
+      .default("v26.0"),
+    fix: "a Graph API version such as v26.0 (the default)",
+  },
+  WHATSAPP_STREAMING: {
+    schema: z.enum(["blocks", "whole"]).default("blocks"),
+    fix: "blocks (each finished paragraph as its own message while the answer streams, the default) or whole (one message at the end)",
+  },
+  WHATSAPP_BLOCK_MIN_CHARS: {
+    schema: z.coerce.number().int().min(1).max(4096).default(300),
+    fix: "the fewest characters a streamed block message holds, from 1 to 4096 (default 300)",
+  },
+  SMTP_URL: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL")
+      .optional(),
+    fix: "an SMTP server URL such as smtp://user:password@mail.example.com:587 or smtps://…:465",
+    secret: true,
+  },
+  MAIL_FROM: optionalText("the sender of chatbridge's mails, e.g. Homes bot <bot@example.com>"),
+  HANDOFF_EMAIL: {
+    schema: z.email().optional(),
+    fix: "the e-mail address that receives handoff requests, e.g. agents@example.com",
+  },
+  HANDOFF_MESSAGE: {
+    schema: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .default("Thanks! I've passed our conversation to the team: a person will reply here soon."),
+    fix: "the short text users read once their handoff request was sent",
+  },
+  HANDOFF_TIMEOUT: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^\d+\s*(s|m|h|d)?$/i, "must be a number with an optional unit s, m, h or d")
+      .default("24h")
+      .transform(durationMs),
+    fix: "how long the bot stays quiet after a handoff, e.g. 24h (the default), 90m or 2d",
+  },
+  HANDOFF_KEYWORDS: {
+    schema: z
+      .string()
+      .default(DEFAULT_HANDOFF_KEYWORDS.join(","))
+      .transform((list) =>
+        list
+          .split(",")
+          .map((phrase) => phrase.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    fix: "comma-separated phrases that ask for a person, e.g. talk to a human,agent,hablar con una persona",
+  },
+  HANDOFF_OFFER_AFTER: {
+    schema: z.coerce.number().int().min(0).max(100).default(1),
+    fix: "after how many answers in a row the chatbot had none for to offer a Talk to a human button, 0 for never (default 1)",
+  },
+  ADMIN_TOKEN: {
+    schema: z.string().trim().min(16, "must be at least 16 characters").optional(),
+    fix: "a long random string (at least 16 characters) sent as `Authorization: Bearer …` to the admin endpoints",
+    secret: true,
+  },
+  BRIDGE_CONFIG: optionalText("the path of a JSON or YAML file listing more bots (see the README), or leave it unset"),
+  LLM_BASE_URL: {
+    schema: httpUrl,
+    fix: "the base URL of an OpenAI-compatible API such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1",
+  },
+  LLM_API_KEY: optionalText("the provider's API key (Ollama and llama.cpp need none)", true),
+  LLM_MODEL: optionalText("a model name of the provider, e.g. gpt-4o-mini or llama3.1"),
+  LLM_TRANSCRIBE_MODEL: optionalText(
+    "a speech-to-text model of the provider, e.g. whisper-1, to transcribe voice notes, or leave it unset",
+  ),
+} satisfies Record<string, Variable<unknown>>;
