@@ -4,6 +4,7 @@ import type { MailOutbox } from "../../mail/mail-outbox.js";
 import type { InboundMessage, ReplyTarget } from "../inbound.js";
 import type { TranscriptEntry } from "../transcript.js";
 import { followUpMail, type HandoffCase, handoffMail } from "./handoff-mail.js";
+import { handoffTexts } from "./handoff-texts.js";
 
 /** A conversation handed to a person: the bot stays silent in it until `until`, /bot, or an operator resumes it. */
 export interface Handoff extends HandoffCase {
@@ -17,6 +18,8 @@ export interface Handoff extends HandoffCase {
   followUps: TranscriptEntry[];
   /** The event of the first unmailed follow-up: names its mail, so a retried sweep sends it once. */
   followUpKey?: string | undefined;
+  /** The chatbot's AIResponseLanguage when the handoff began: the bot's own texts are in it. */
+  language?: string | undefined;
 }
 
 /** What became of a request for a person, and what the user is told. */
@@ -24,16 +27,6 @@ export interface HandoffOutcome {
   outcome: "sent" | "queued" | "failed" | "unavailable";
   reply: string;
 }
-
-/** What the user reads: fixed English texts where the chatbot's settings hold none (noted in the README). */
-export const HANDOFF_TEXTS = {
-  delayed:
-    "I couldn't reach the team right away, but your request is saved and will be sent as soon as possible: a person will reply here.",
-  failed: "Sorry, I couldn't reach a person right now. Please try again later; I'm still here to help meanwhile.",
-  unavailable: "Sorry, I can't put you in touch with a person from here. I'm still here to help.",
-  botBack: "You're talking to the assistant again.",
-  offer: "I couldn't answer that. Would you like to talk to a person?",
-};
 
 /** Follow-ups written within this long of the first go out in one mail. */
 const FOLLOW_UP_BATCH_MS = 60_000;
@@ -93,10 +86,12 @@ export class HandoffDesk {
       mailTo: string | undefined;
       confirmation: string;
       timeZone: string | undefined;
+      language?: string | undefined;
       transcript: TranscriptEntry[];
     },
   ): Promise<HandoffOutcome> {
     const { outbox, log } = this.#options;
+    const texts = handoffTexts(context.language);
     if (!outbox || !context.mailTo) {
       this.#reportOnce(
         outbox ? "address" : "smtp",
@@ -104,7 +99,7 @@ export class HandoffDesk {
           ? "a user asked for a person but there is no address: set the chatbot's TalkToHumanEmail or HANDOFF_EMAIL"
           : "a user asked for a person but no mail can be sent: set SMTP_URL and MAIL_FROM",
       );
-      return { outcome: "unavailable", reply: HANDOFF_TEXTS.unavailable };
+      return { outcome: "unavailable", reply: texts.unavailable };
     }
     const now = this.#now();
     const handoff: Handoff = {
@@ -118,6 +113,7 @@ export class HandoffDesk {
       until: now + this.#options.timeoutMs,
       mailTo: context.mailTo,
       followUps: [],
+      language: context.language,
     };
     let submitted: "sent" | "queued" | "duplicate";
     try {
@@ -127,13 +123,13 @@ export class HandoffDesk {
       );
     } catch (error) {
       log.error({ err: error, conversation, channel: message.channel }, "the handoff mail could not be sent or queued");
-      return { outcome: "failed", reply: HANDOFF_TEXTS.failed };
+      return { outcome: "failed", reply: texts.failed };
     }
     await this.#options.keyv.set(key(conversation), handoff);
     await this.#index((list) => (list.includes(conversation) ? list : [...list, conversation]));
     log.info({ conversation, channel: message.channel, outcome: submitted }, "conversation handed to a person");
     return submitted === "queued"
-      ? { outcome: "queued", reply: HANDOFF_TEXTS.delayed }
+      ? { outcome: "queued", reply: texts.delayed }
       : { outcome: "sent", reply: context.confirmation };
   }
 
@@ -222,7 +218,7 @@ export class HandoffDesk {
     await this.#index((list) => list.filter((conversation) => conversation !== handoff.conversation));
     this.#options.log.info({ conversation: handoff.conversation, reason }, "conversation back with the bot");
     if (reason !== "user") {
-      await this.#options.notify(handoff, HANDOFF_TEXTS.botBack).catch((error: unknown) => {
+      await this.#options.notify(handoff, handoffTexts(handoff.language).botBack).catch((error: unknown) => {
         this.#options.log.warn(
           { err: error, conversation: handoff.conversation },
           "could not tell the user the bot is back",

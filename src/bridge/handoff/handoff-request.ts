@@ -1,8 +1,7 @@
+import { HANDOFF_BUTTONS } from "./handoff-texts.js";
+
 /** What a user's message says about talking to a person. */
 export type HandoffIntent = "human" | "bot";
-
-/** The label of the button offered when the chatbot had no answer; tapping it sends this text, always a request. */
-export const HANDOFF_BUTTON = "Talk to a human";
 
 /** What gives the conversation back to the bot besides /bot, sent as the whole message (a handoff must not end by accident). */
 const BOT_PHRASES = [
@@ -39,7 +38,7 @@ export function handoffIntent(text: string, keywords: string[]): HandoffIntent |
   if (slash) return slash[1]?.toLowerCase() as HandoffIntent;
   const words = normalise(text);
   if (words === "") return undefined;
-  if (words === normalise(HANDOFF_BUTTON)) return "human";
+  if (HANDOFF_BUTTONS.some((button) => words === normalise(button))) return "human";
   if (BOT_PHRASES.includes(words)) return "bot";
   const short = words.split(" ").length <= SHORT_MESSAGE_WORDS;
   for (const keyword of keywords) {

@@ -5,8 +5,9 @@ import type { ChatbotSettingsReader } from "../chatbot-settings.js";
 import type { InboundMessage } from "../inbound.js";
 import type { BridgeMetrics } from "../metrics.js";
 import type { Transcript } from "../transcript.js";
-import { HANDOFF_TEXTS, type HandoffDesk } from "./handoff-desk.js";
-import { HANDOFF_BUTTON, handoffIntent } from "./handoff-request.js";
+import type { HandoffDesk } from "./handoff-desk.js";
+import { handoffIntent } from "./handoff-request.js";
+import { handoffTexts } from "./handoff-texts.js";
 
 /** How many of a conversation's last lines a handoff mail shows. */
 const TRANSCRIPT_LINES = 20;
@@ -62,7 +63,8 @@ export class HandoffRouting {
     }
     if (intent === "bot") {
       await this.desk.resume(conversation, "user");
-      await send({ text: HANDOFF_TEXTS.botBack, format: "plain" });
+      const language = active?.language ?? (await bot.settings.read())?.AIResponseLanguage;
+      await send({ text: handoffTexts(language).botBack, format: "plain" });
       return true;
     }
     await this.transcript.add(conversation, said);
@@ -72,6 +74,7 @@ export class HandoffRouting {
       mailTo: chatbot?.TalkToHumanEmail?.trim() || this.config.email,
       confirmation: chatbot?.TalkToHumanResponseMessage?.trim() || this.config.message,
       timeZone: chatbot?.TimeZone,
+      language: chatbot?.AIResponseLanguage,
       transcript: await this.transcript.recent(conversation, TRANSCRIPT_LINES),
     });
     this.metrics.handoffs.inc({ channel: last.channel, outcome });
@@ -103,8 +106,10 @@ export class HandoffRouting {
   ): Promise<void> {
     await this.transcript.add(conversation, { from: "bot", text: answer, at: Date.now() });
     if (!(await this.desk.noteAnswer(conversation, noAnswer, this.config.offerAfterNoAnswers))) return;
-    const reachable = this.desk.canMail && Boolean((await settings.read())?.TalkToHumanEmail || this.config.email);
-    if (reachable) await send({ text: HANDOFF_TEXTS.offer, format: "plain", quickReplies: [HANDOFF_BUTTON] });
+    const chatbot = await settings.read();
+    if (!this.desk.canMail || !(chatbot?.TalkToHumanEmail || this.config.email)) return;
+    const texts = handoffTexts(chatbot?.AIResponseLanguage);
+    await send({ text: texts.offer, format: "plain", quickReplies: [texts.button] });
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Update } from "grammy/types";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { HANDOFF_TEXTS } from "../../../src/bridge/handoff/handoff-desk.js";
+import { handoffTexts } from "../../../src/bridge/handoff/handoff-texts.js";
 import type { RunningBridge } from "../../../src/bridge-app.js";
 import { run } from "../../../src/cli/run.js";
 import { TelegramEmulator } from "../../emulators/telegram.js";
@@ -11,6 +11,8 @@ import { until } from "../../support/waiting.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
 import { privateUpdateIn } from "./telegram-fixtures.js";
 import { repliesIn } from "./telegram-replies.js";
+
+const HANDOFF_TEXTS = handoffTexts(undefined);
 
 const TOKEN = "123456789:AAtest-token-of-the-handoff-bot";
 const SECRET = "handoff-secret";

@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HANDOFF_TEXTS, type Handoff, HandoffDesk } from "../../../src/bridge/handoff/handoff-desk.js";
+import { type Handoff, HandoffDesk } from "../../../src/bridge/handoff/handoff-desk.js";
+import { handoffTexts } from "../../../src/bridge/handoff/handoff-texts.js";
 import type { InboundMessage } from "../../../src/bridge/inbound.js";
 import { createBridgeMetrics } from "../../../src/bridge/metrics.js";
 import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
@@ -8,6 +9,8 @@ import { createLogger } from "../../../src/log.js";
 import { MailOutbox } from "../../../src/mail/mail-outbox.js";
 import { createSmtpMailer } from "../../../src/mail/smtp-mailer.js";
 import { SmtpSink } from "../../support/smtp-sink.js";
+
+const HANDOFF_TEXTS = handoffTexts(undefined);
 
 let smtp: SmtpSink;
 
@@ -119,6 +122,23 @@ describe("HandoffDesk", () => {
     expect(told).toEqual([{ conversation: "c2", text: HANDOFF_TEXTS.botBack }]);
     expect(await subject.list()).toEqual([]);
     expect(await subject.active("c2")).toBeUndefined();
+  });
+
+  it("speaks the chatbot's language: Spanish texts for a Spanish chatbot", async () => {
+    const { subject, context, told } = await desk({ smtp: false });
+    const spanish = handoffTexts("Spanish");
+    expect(spanish.botBack).toBe("Vuelves a hablar con el asistente.");
+    expect(handoffTexts("Español").button).toBe("Hablar con una persona");
+    expect(handoffTexts("French")).toEqual(HANDOFF_TEXTS);
+    expect((await subject.request(message("agente"), "c8", { ...context, language: "Spanish" })).reply).toBe(
+      spanish.unavailable,
+    );
+    const mailing = await desk();
+    await mailing.subject.request(message("agente"), "c9", { ...context, language: "Spanish" });
+    mailing.advance(60 * 60_000);
+    await mailing.subject.sweep();
+    expect(mailing.told).toEqual([{ conversation: "c9", text: spanish.botBack }]);
+    expect(told).toEqual([]);
   });
 
   it("lets an operator resume a conversation, mailing what was still waiting and telling the user", async () => {

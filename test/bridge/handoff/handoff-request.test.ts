@@ -40,8 +40,9 @@ describe("handoffIntent", () => {
 
   it("uses the configured phrases only, besides the offered button's text", () => {
     expect(handoffIntent("operator", ["operator"])).toBe("human");
-    expect(handoffIntent("hablar con una persona", ["operator"])).toBeUndefined();
+    expect(handoffIntent("hablar con un agente", ["operator"])).toBeUndefined();
     expect(handoffIntent("Talk to a human", ["operator"])).toBe("human");
     expect(handoffIntent("Talk to a human", [])).toBe("human");
+    expect(handoffIntent("Hablar con una persona", [])).toBe("human");
   });
 });
