@@ -136,7 +136,7 @@ export const VARIABLES = {
       .min(1)
       .max(1000)
       .default(
-        "Sorry, I can't read that kind of message. I understand text, photos (JPEG, PNG, WEBP, still GIF), " +
+        "Sorry, I can't read that kind of message. I understand text, photos (JPEG, PNG, WEBP, HEIC, still GIF), " +
           "voice notes and audio (OGG, MP3, FLAC, WAV) and videos (MP4, MKV, AVI, FLV, MPEG).",
       ),
     fix: "the short text users read when they send a sticker, a document or another kind of file that cannot be read",

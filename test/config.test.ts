@@ -46,7 +46,7 @@ describe("loadConfig", () => {
           maxAudioSeconds: 600,
           groupWindowMs: 1500,
           unsupportedText:
-            "Sorry, I can't read that kind of message. I understand text, photos (JPEG, PNG, WEBP, still GIF), " +
+            "Sorry, I can't read that kind of message. I understand text, photos (JPEG, PNG, WEBP, HEIC, still GIF), " +
             "voice notes and audio (OGG, MP3, FLAC, WAV) and videos (MP4, MKV, AVI, FLV, MPEG).",
           tooLargeText: "Sorry, that file is too large for me: I can take files of up to {limit}.",
           tooLongText: "Sorry, that recording is too long for me: I can listen to up to {limit}.",

@@ -6,6 +6,7 @@ import type { Logger } from "../log.js";
 import { type Channel, MediaTooLargeError } from "./channel.js";
 import type { InboundMessage, MediaRef } from "./inbound.js";
 import { AudioTooLongError, AudioUnreadableError, audioToWav } from "./media/audio-to-wav.js";
+import { heicToJpeg } from "./media/heic-to-jpeg.js";
 import { declaredAskType, identify, type MediaAskType } from "./media/identify.js";
 import { type Refusal, refusalOf } from "./media/refusals.js";
 import type { BridgeMetrics } from "./metrics.js";
@@ -48,7 +49,7 @@ const UPLOAD_NAMES: Record<MediaAskType, string> = { Image: "photo", Audio: "voi
 /**
  * Turns the files users send into ClientAsk questions: each is checked against its limit before any download
  * (declared size and duration), downloaded with a hard cap, identified from its bytes, converted where the API
- * needs it (audio → 16 kHz mono WAV), and uploaded through the three-step upload. Photos sent together become one
+ * needs it (audio → 16 kHz mono WAV, HEIC photos → JPEG), and uploaded through the three-step upload. Photos sent together become one
  * Image question with several fileIds; each recording and video its own question. The caption goes with the first
  * question; a message whose files were all refused is not asked at all (its caption was about them), the user is
  * told why instead. Nothing is retried: a failed file is reported once, the others still go.
@@ -129,7 +130,11 @@ export class MediaPipeline {
             extension: "wav",
             contentType: "audio/wav",
           }
-        : { bytes, extension: identified.extension, contentType: identified.mime };
+        : {
+            bytes: identified.fromHeic ? await heicToJpeg(bytes, signal) : bytes,
+            extension: identified.extension,
+            contentType: identified.mime,
+          };
     const limit = MEDIA_RULES[identified.askType].maxBytes;
     if (upload.bytes.length > limit) throw new MediaTooLargeError(limit, "over the API's limit");
     const fileId = await client.uploadFile(

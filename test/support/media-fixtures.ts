@@ -108,7 +108,8 @@ export function mediaFixture(
     | "speech.m4a"
     | "tiny.mp4"
     | "photo.jpg"
-    | "photo.webp",
+    | "photo.webp"
+    | "photo.heic",
 ): Buffer {
   return readFileSync(new URL(`../fixtures/media/${name}`, import.meta.url));
 }

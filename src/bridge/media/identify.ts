@@ -9,7 +9,7 @@ export type MediaAskType = Exclude<ChatAskType, "Text">;
 
 /** What a file's bytes turned out to be: something ClientAsk takes (audio after conversion), or not. */
 export type Identified =
-  | { askType: "Image" | "Video"; mime: string; extension: string }
+  | { askType: "Image" | "Video"; mime: string; extension: string; fromHeic?: boolean }
   | { askType: "Audio"; format: AudioFormat }
   | { askType: undefined; what: string };
 
@@ -31,12 +31,17 @@ const AUDIO_FORMATS: Record<string, AudioFormat> = {
 
 /**
  * Identifies a file from its bytes (magic numbers, via file-type), never from its name or the platform's declared
- * type, which users and apps get wrong. Images and videos ClientAsk accepts go as they are, an animated GIF is
- * refused (the API takes still GIFs only), audio it can decode is marked for conversion.
+ * type, which users and apps get wrong. Images and videos ClientAsk accepts go as they are, HEIC/HEIF photos are
+ * marked for conversion to JPEG, an animated GIF is refused (the API takes still GIFs only), audio it can decode is
+ * marked for conversion to WAV.
  */
 export async function identify(bytes: Uint8Array): Promise<Identified> {
   const type = await fileTypeFromBuffer(bytes);
   if (!type) return { askType: undefined, what: "a file of unknown type" };
+  // iPhone photos: converted to JPEG (heic-to-jpeg.ts), since the API takes no HEIC.
+  if (type.mime === "image/heic" || type.mime === "image/heif") {
+    return { askType: "Image", mime: "image/jpeg", extension: "jpg", fromHeic: true };
+  }
   const audio = AUDIO_FORMATS[type.mime];
   if (audio) return { askType: "Audio", format: audio };
   for (const askType of ["Image", "Video"] as const) {

@@ -2,6 +2,7 @@ import { megabytes } from "../../client/media-rules.js";
 import type { MediaConfig } from "../../config.js";
 import { MediaTooLargeError } from "../channel.js";
 import { AudioTooLongError, AudioUnreadableError } from "./audio-to-wav.js";
+import { HeicUnreadableError } from "./heic-to-jpeg.js";
 
 /**
  * Why a file was not forwarded: a kind the chatbot cannot take, over a size or duration limit, or a failure on the
@@ -17,7 +18,7 @@ export type Refusal =
 export function refusalOf(error: unknown): Refusal {
   if (error instanceof MediaTooLargeError) return { reason: "too_large", limitBytes: error.limitBytes };
   if (error instanceof AudioTooLongError) return { reason: "too_long", limitSeconds: error.limitSeconds };
-  if (error instanceof AudioUnreadableError) return { reason: "unsupported" };
+  if (error instanceof AudioUnreadableError || error instanceof HeicUnreadableError) return { reason: "unsupported" };
   return { reason: "failed" };
 }
 

@@ -128,6 +128,18 @@ describe("Slack media end to end (Events API emulator → bridge → scripted ch
     ]);
   });
 
+  it("converts an iPhone's HEIC photo to JPEG and asks an Image question", async () => {
+    const before = chatbot.asks.length;
+    const replies = await shareInDm(
+      [{ name: "IMG_0042.HEIC", mimetype: "image/heic", bytes: mediaFixture("photo.heic") }],
+      "this one",
+    );
+    expect(replies).toEqual(["Image with 1 file(s): this one"]);
+    const upload = chatbot.upload(chatbot.asks[before]?.fileIds[0] as number);
+    expect(upload).toMatchObject({ fileName: "photo.jpg", contentType: "image/jpeg" });
+    expect([...(upload.bytes as Buffer).subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+  });
+
   it("converts a shared audio file to WAV and asks an Audio question", async () => {
     const before = chatbot.asks.length;
     expect(await shareInDm([{ name: "note.ogg", mimetype: "audio/ogg", bytes: mediaFixture("voice.ogg") }])).toEqual([
