@@ -5,9 +5,9 @@ import type { MediaConfig } from "../config.js";
 import type { Logger } from "../log.js";
 import { type Channel, MediaTooLargeError } from "./channel.js";
 import type { InboundMessage, MediaRef } from "./inbound.js";
-import { AudioTooLongError, AudioUnreadableError, audioToWav } from "./media/audio-to-wav.js";
+import { AudioTooLongError, audioToWav } from "./media/audio-to-wav.js";
 import { heicToJpeg } from "./media/heic-to-jpeg.js";
-import { declaredAskType, identify, type MediaAskType } from "./media/identify.js";
+import { declaredAskType, identify, type MediaAskType, UnsupportedMediaError } from "./media/identify.js";
 import { type Refusal, refusalOf } from "./media/refusals.js";
 import type { BridgeMetrics } from "./metrics.js";
 
@@ -122,7 +122,7 @@ export class MediaPipeline {
     }
     const bytes = await channel.download(media, { signal, maxBytes: cap });
     const identified = await identify(bytes);
-    if (identified.askType === undefined) throw new AudioUnreadableError(`not forwarded: ${identified.what}`);
+    if (identified.askType === undefined) throw new UnsupportedMediaError(`not forwarded: ${identified.what}`);
     const upload =
       identified.askType === "Audio"
         ? {

@@ -4,6 +4,11 @@ import { MEDIA_RULES } from "../../client/media-rules.js";
 import type { ChatAskType } from "../../client/types.js";
 import type { AudioFormat } from "./audio-to-wav.js";
 
+/** A file of a kind the chatbot API does not take and the bridge cannot convert (named by `message`). */
+export class UnsupportedMediaError extends Error {
+  override readonly name = "UnsupportedMediaError";
+}
+
 /** The ask types that carry files. */
 export type MediaAskType = Exclude<ChatAskType, "Text">;
 

@@ -3,6 +3,7 @@ import type { MediaConfig } from "../../config.js";
 import { MediaTooLargeError } from "../channel.js";
 import { AudioTooLongError, AudioUnreadableError } from "./audio-to-wav.js";
 import { HeicUnreadableError } from "./heic-to-jpeg.js";
+import { UnsupportedMediaError } from "./identify.js";
 
 /**
  * Why a file was not forwarded: a kind the chatbot cannot take, over a size or duration limit, or a failure on the
@@ -18,7 +19,8 @@ export type Refusal =
 export function refusalOf(error: unknown): Refusal {
   if (error instanceof MediaTooLargeError) return { reason: "too_large", limitBytes: error.limitBytes };
   if (error instanceof AudioTooLongError) return { reason: "too_long", limitSeconds: error.limitSeconds };
-  if (error instanceof AudioUnreadableError || error instanceof HeicUnreadableError) return { reason: "unsupported" };
+  const unreadable = [AudioUnreadableError, HeicUnreadableError, UnsupportedMediaError];
+  if (unreadable.some((kind) => error instanceof kind)) return { reason: "unsupported" };
   return { reason: "failed" };
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ChannelError, MediaTooLargeError } from "../../../src/bridge/channel.js";
 import { AudioTooLongError, AudioUnreadableError } from "../../../src/bridge/media/audio-to-wav.js";
+import { HeicUnreadableError } from "../../../src/bridge/media/heic-to-jpeg.js";
+import { UnsupportedMediaError } from "../../../src/bridge/media/identify.js";
 import { refusalOf, refusalText } from "../../../src/bridge/media/refusals.js";
 import { loadConfig } from "../../../src/config.js";
 
@@ -14,6 +16,8 @@ describe("refusals", () => {
     expect(refusalOf(new MediaTooLargeError(5, "x"))).toEqual({ reason: "too_large", limitBytes: 5 });
     expect(refusalOf(new AudioTooLongError(60))).toEqual({ reason: "too_long", limitSeconds: 60 });
     expect(refusalOf(new AudioUnreadableError("garbage"))).toEqual({ reason: "unsupported" });
+    expect(refusalOf(new UnsupportedMediaError("a PDF"))).toEqual({ reason: "unsupported" });
+    expect(refusalOf(new HeicUnreadableError("broken"))).toEqual({ reason: "unsupported" });
     expect(refusalOf(new ChannelError("transient", "down"))).toEqual({ reason: "failed" });
   });
 
