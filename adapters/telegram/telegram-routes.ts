@@ -1,6 +1,6 @@
-import { timingSafeEqual } from "node:crypto";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { Logger } from "../../src/log.js";
+import { sameSecret } from "../../src/secrets.js";
 import type { DeliveryOutcome } from "./telegram-inbound.js";
 
 /** The header Telegram sends the webhook's `secret_token` in (https://core.telegram.org/bots/api#setwebhook). */
@@ -90,10 +90,7 @@ export function telegramWebhookRoutes(
  */
 export function secretMatches(expected: string, received: string | undefined): boolean {
   if (received === undefined || expected === "") return false;
-  const a = Buffer.from(expected, "utf8");
-  const b = Buffer.from(received, "utf8");
-  if (a.length !== b.length) return false;
-  return timingSafeEqual(a, b);
+  return sameSecret(expected, received);
 }
 
 function botIdOf(req: Request): string {

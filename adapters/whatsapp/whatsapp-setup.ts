@@ -1,9 +1,10 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
 import express, { type Request, type Response, type Router } from "express";
 import type { Channel } from "../../src/bridge/channel.js";
 import type { InboundSink } from "../../src/bridge/inbound.js";
 import type { Config } from "../../src/config.js";
 import type { Logger } from "../../src/log.js";
+import { sameSecret } from "../../src/secrets.js";
 import { WhatsAppChannel } from "./whatsapp-channel.js";
 import { parseDelivery } from "./whatsapp-updates.js";
 
@@ -139,11 +140,4 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
       detail: `phone number id ${phoneNumberId}, webhook ${path}`,
     },
   };
-}
-
-/** Constant-time comparison; only the length can be learnt. */
-function sameSecret(expected: string, received: string): boolean {
-  const a = Buffer.from(expected, "utf8");
-  const b = Buffer.from(received, "utf8");
-  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -1,6 +1,6 @@
-import { timingSafeEqual } from "node:crypto";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { HandoffDesk } from "../bridge/handoff/handoff-desk.js";
+import { sameSecret } from "../secrets.js";
 
 /** One conversation handed to a person, as the admin endpoint and `chatbridge handoff list` show it. */
 export interface HandoffView {
@@ -15,12 +15,6 @@ export interface HandoffView {
   waitingFollowUps: number;
 }
 
-function sameToken(given: string, expected: string): boolean {
-  const left = Buffer.from(given);
-  const right = Buffer.from(expected);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
 /**
  * The operator's HTTP endpoints, under `/admin`, each needing `Authorization: Bearer <ADMIN_TOKEN>` (compared in
  * constant time; 401 otherwise). Without ADMIN_TOKEN they do not exist (404), so nothing is exposed by default.
@@ -32,7 +26,7 @@ export function adminRoutes(handoffs: HandoffDesk, adminToken: string | undefine
   if (!adminToken) return router;
   router.use("/admin", (req: Request, res: Response, next: NextFunction) => {
     const given = /^Bearer\s+(.+)$/i.exec(req.get("authorization") ?? "")?.[1]?.trim() ?? "";
-    if (!sameToken(given, adminToken)) {
+    if (!sameSecret(adminToken, given)) {
       res.status(401).set("www-authenticate", "Bearer").json({ error: "send Authorization: Bearer <ADMIN_TOKEN>" });
       return;
     }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
@@ -8,6 +8,7 @@ import { fileTypeFromFile } from "file-type";
 import { gifFrameCount } from "../../client/gif-frames.js";
 import { MAX_UPLOAD_BYTES, MEDIA_RULES, megabytes } from "../../client/media-rules.js";
 import type { ChatAskType } from "../../client/types.js";
+import { sameSecret } from "../../secrets.js";
 import type { Workspace } from "../domain.js";
 import type { Attachment } from "../engine/types.js";
 import { ApiError } from "../http/api-error.js";
@@ -19,12 +20,6 @@ export const UPLOAD_URL_LIFETIME_MS = 5 * 60 * 1000;
 /** The path of the upload URL (PUT) and of the confirmation operation served by this server. */
 export const UPLOAD_PATH = "/chat/User/Upload";
 export const UPLOAD_CONFIRM_PATH = "/chat/User/UploadSuccess";
-
-function sameToken(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 /**
  * Uploaded files: the three-step upload (pre-signed URL, PUT, confirmation) and the checks ClientAsk makes
@@ -57,7 +52,7 @@ export class FileService {
   /** The PUT of the bytes: valid token, not expired, not used yet, at most the largest media size. */
   async receive(id: number, token: string, body: Readable, declaredLength: number | undefined): Promise<void> {
     const file = await this.store.files.byId(id);
-    if (!file || !sameToken(file.uploadToken, token)) throw new ApiError(404, "Unknown upload URL");
+    if (!file || !sameSecret(file.uploadToken, token)) throw new ApiError(404, "Unknown upload URL");
     if (file.state !== "pending") throw new ApiError(409, "This upload URL was already used");
     if (file.expiresAt <= this.now()) {
       throw new ApiError(404, "This upload URL has expired (it is valid for 5 minutes); ask GetPreUploadUrl again");
