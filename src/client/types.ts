@@ -1,6 +1,6 @@
 /**
  * Request and response shapes of the chatbot API, with the field names used on the wire
- * (`../shared/spec/chatbot-api.md` and the hosted platform's docs). Settings and listings keep the API's
+ * (`docs/chatbot-api.md` and the hosted platform's docs). Settings and listings keep the API's
  * PascalCase names so that a value passes through unchanged; chat calls take camelCase arguments.
  */
 

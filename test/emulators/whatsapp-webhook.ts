@@ -7,9 +7,9 @@ export function hubSignature(appSecret: string, body: string): string {
 }
 
 /**
- * JSON with every non-ASCII character escaped (\uXXXX), as Meta writes webhook bodies (the reaction sample in
- * fixtures/vercel-chat/whatsapp-sample-messages.md carries "\ud83d\udc4d"): a receiver that signs re-serialized JSON
- * instead of the raw body fails on such text.
+ * JSON with every non-ASCII character escaped (\uXXXX), as Meta writes webhook bodies (the reaction sample in the
+ * Vercel Chat SDK's packages/adapter-whatsapp/sample-messages.md carries "\ud83d\udc4d"): a receiver that signs
+ * re-serialized JSON instead of the raw body fails on such text.
  */
 export const metaJson = (payload: object) =>
   JSON.stringify(payload).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);

@@ -72,7 +72,7 @@ export interface WhatsAppEmulatorOptions {
 /** Free-form messages are allowed for 24 hours after the user's last message (the customer service window). */
 const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** The business account and display number of deliveries, as in fixtures/vercel-chat/dm-whatsapp.json. */
+/** The business account and display number of deliveries, as in test/fixtures/vercel-chat/dm-whatsapp.json. */
 const BUSINESS_ACCOUNT_ID = "100000000000002";
 const DISPLAY_PHONE_NUMBER = "15550001111";
 

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Update } from "grammy/types";
 
-/** The recorded Telegram updates of the Vercel Chat SDK (MIT), shared by the project. */
-const FIXTURES = new URL("../../../../shared/fixtures/vercel-chat/", import.meta.url);
+/** The recorded Telegram updates of the Vercel Chat SDK (MIT; see the folder's README.md). */
+const FIXTURES = new URL("../../fixtures/vercel-chat/", import.meta.url);
 
 interface ReplayFixture {
   botName: string;

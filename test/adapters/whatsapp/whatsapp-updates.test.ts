@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseDelivery } from "../../../adapters/whatsapp/whatsapp-updates.js";
 
-const FIXTURES = new URL("../../../../shared/fixtures/vercel-chat/", import.meta.url);
+const FIXTURES = new URL("../../fixtures/vercel-chat/", import.meta.url);
 const fixture = JSON.parse(readFileSync(new URL("dm-whatsapp.json", FIXTURES), "utf8"));
 const context = { botId: "default", phoneNumberId: fixture.phoneNumberId as string, now: () => new Date(0) };
 
@@ -113,5 +113,39 @@ describe("parseDelivery", () => {
     const parsed = parseDelivery(delivery([{ type: "text", text: { body: "hi" } }], {}, "999"), context);
     expect(parsed.messages).toEqual([]);
     expect(parsed.ignored).toEqual(["messages for phone number id 999"]);
+  });
+});
+
+describe("parseDelivery with deliveries that do not fit what it reads", () => {
+  it("refuses the whole delivery and uses none of it when one of its fields has another type", () => {
+    const good = { type: "text", text: { body: "hi" } };
+    for (const broken of [
+      delivery([good, { type: "text", text: { body: "x" }, from: {} }]),
+      delivery([good, { type: "text", text: { body: "x" }, from: 5 }]),
+      delivery([good, { type: "text", text: { body: 5 } }]),
+      delivery([good], { contacts: { wa_id: "155500" } }),
+      delivery([good], { statuses: [{ id: "wamid.s", status: 3 }] }),
+      delivery([{ type: "location", location: { latitude: "30.2", longitude: -97.7 } }]),
+      { object: "whatsapp_business_account", entry: { changes: [] } },
+      { entry: [] },
+      null,
+      [],
+    ]) {
+      const parsed = parseDelivery(broken, context);
+      expect(parsed.malformed?.reason, JSON.stringify(broken)).toBe("schema");
+      expect(parsed.messages).toEqual([]);
+      expect(parsed.statuses).toEqual([]);
+    }
+    const issue = parseDelivery(delivery([good, { type: "text", from: [] }]), context).malformed?.issues[0];
+    expect(issue?.path).toEqual(["entry", 0, "changes", 0, "value", "messages", 1, "from"]);
+  });
+
+  it("calls another object an unknown type, and lets changes of other fields pass unread", () => {
+    expect(parseDelivery({ object: "page", entry: [] }, context).malformed?.reason).toBe("unknown_type");
+    const other = {
+      object: "whatsapp_business_account",
+      entry: [{ changes: [{ field: "user_id_update", value: 5 }] }],
+    };
+    expect(parseDelivery(other, context)).toEqual({ messages: [], statuses: [], ignored: [] });
   });
 });
