@@ -29,7 +29,8 @@ export interface ApiDependencies {
 
 /**
  * The whole chatbot API as an express router, to mount at `/chat`. Every answer, failures included, is the
- * JSON envelope; unknown operations are 404 envelopes. `drain()` resolves when the answers under way are
+ * JSON envelope; unknown operations are 404 envelopes naming the path, a known one asked with another method
+ * a 405 (see `strictRoutes`). `drain()` resolves when the answers under way are
  * finished and stored, so a shutdown can close the store after them.
  */
 export function createApiRouter(deps: ApiDependencies): Router & { drain(): Promise<void> } {
@@ -45,7 +46,8 @@ export function createApiRouter(deps: ApiDependencies): Router & { drain(): Prom
   router.use(chatRoutes(deps.store, chat, deps.log));
   router.use(fileRoutes(deps.store, files, deps.publicUrl));
   router.use((req) => {
-    throw new ApiError(404, `Unknown operation ${req.method} /chat${req.path}`);
+    const path = `${req.baseUrl}${req.path}`;
+    throw new ApiError(404, `Unknown operation ${req.method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`);
   });
   router.use(apiErrorHandler(deps.log));
   return Object.assign(router, { drain: () => chat.drain() });

@@ -1,10 +1,11 @@
-import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import type { Config } from "../config.js";
+import { listenOn } from "../http-listen.js";
 import type { Logger } from "../log.js";
 import type { Mailer } from "../mail/smtp-mailer.js";
+import { ensureWritableFolder } from "../writable-folder.js";
 import { createApiRouter } from "./api-router.js";
 import { ensureDemo } from "./demo.js";
 import { DigestScheduler } from "./digest-scheduler.js";
@@ -45,6 +46,9 @@ export async function openEmbeddedApi(
   log: Logger,
   options: EmbeddedApiOptions = {},
 ): Promise<EmbeddedApi> {
+  // With PostgreSQL, DATA_DIR still holds the uploaded files: a folder that cannot be written fails the start, not
+  // the first upload.
+  if (config.databaseUrl) ensureWritableFolder(config.dataDir, { name: "DATA_DIR", value: config.dataDir });
   const store = await openApiStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const engines = createEngines(config.llm);
@@ -79,8 +83,7 @@ export async function serveApi(
     res.json({ status: "ok" });
   });
   app.use("/chat", api.router);
-  const server = app.listen(options.port, options.host ?? "0.0.0.0");
-  await once(server, "listening");
+  const server = await listenOn(app, options.port, options.host ?? "0.0.0.0");
   const { port } = server.address() as AddressInfo;
   return { server, url: `http://127.0.0.1:${port}` };
 }

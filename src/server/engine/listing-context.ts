@@ -36,7 +36,11 @@ const FIELDS = [
   "Description",
 ] as const satisfies readonly (keyof Listing)[];
 
-/** One listing as a JSON line of its set fields. */
+/**
+ * One listing as a JSON line of its set fields. A listing without the price of its SaleType (SalePrice for
+ * sale, RentPrice for rent) says `"Price":"on request"`, so that the model neither leaves the price out nor
+ * invents one.
+ */
 function listingLine(listing: Listing): string {
   const fields: Record<string, unknown> = {};
   for (const field of FIELDS) {
@@ -47,6 +51,7 @@ function listingLine(listing: Listing): string {
         ? `${value.slice(0, DESCRIPTION_CHARS)}…`
         : value;
   }
+  if (!(listing.SaleType === "for_rent" ? listing.RentPrice : listing.SalePrice)) fields.Price = "on request";
   return JSON.stringify(fields);
 }
 

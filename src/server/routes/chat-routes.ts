@@ -2,6 +2,7 @@ import { type Response, Router } from "express";
 import type { Logger } from "../../log.js";
 import type { ApiError } from "../http/api-error.js";
 import { failureEnvelope } from "../http/envelope.js";
+import { strictRoutes } from "../http/methods.js";
 import { clientGone, operation, RESPONDED } from "../http/operation.js";
 import { askSchema } from "../schemas/chat.js";
 import { parseRequest } from "../schemas/parse-request.js";
@@ -18,7 +19,8 @@ const frame = (object: unknown) => `data: ${JSON.stringify(object)}\n\n`;
  */
 export function chatRoutes(store: ApiStore, chat: ChatService, log: Logger): Router {
   const router = Router();
-  router.post(
+  const routes = strictRoutes(router);
+  routes.post(
     "/Chat/ClientAsk",
     operation(store, "ClientAsk", ["secret"], async ({ body, workspace, res }) => {
       const input = parseRequest(askSchema, body);

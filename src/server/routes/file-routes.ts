@@ -1,6 +1,7 @@
 import { Router } from "express";
 import { ApiError } from "../http/api-error.js";
 import { sendData } from "../http/envelope.js";
+import { strictRoutes } from "../http/methods.js";
 import { operation } from "../http/operation.js";
 import { confirmUploadSchema, preUploadSchema } from "../schemas/files.js";
 import { parseRequest } from "../schemas/parse-request.js";
@@ -14,14 +15,15 @@ import type { ApiStore } from "../store/api-store.js";
  */
 export function fileRoutes(store: ApiStore, files: FileService, publicUrl: string | undefined): Router {
   const router = Router();
-  router.post(
+  const routes = strictRoutes(router);
+  routes.post(
     "/User/GetPreUploadUrl",
     operation(store, "GetPreUploadUrl", ["secret"], async ({ body, workspace, req }) => {
       const { fileName } = parseRequest(preUploadSchema, body);
       return files.preUpload(workspace, fileName, publicUrl ?? `${req.protocol}://${req.get("host")}`);
     }),
   );
-  router.put(`${UPLOAD_PATH.replace("/chat", "")}/:id`, async (req, res) => {
+  routes.put(`${UPLOAD_PATH.replace("/chat", "")}/:id`, async (req, res) => {
     const id = Number(req.params.id);
     const token = typeof req.query.token === "string" ? req.query.token : "";
     if (!Number.isSafeInteger(id) || !token) throw new ApiError(404, "Unknown upload URL");
@@ -29,7 +31,7 @@ export function fileRoutes(store: ApiStore, files: FileService, publicUrl: strin
     await files.receive(id, token, req, length === undefined ? undefined : Number(length));
     sendData(res, true);
   });
-  router.post(
+  routes.post(
     UPLOAD_CONFIRM_PATH.replace("/chat", ""),
     operation(store, "UploadSuccess", ["secret"], async ({ body, workspace }) => {
       await files.confirm(workspace, parseRequest(confirmUploadSchema, body).FileStoreId);

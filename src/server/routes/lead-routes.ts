@@ -1,4 +1,5 @@
 import { Router } from "express";
+import { strictRoutes } from "../http/methods.js";
 import { operation } from "../http/operation.js";
 import { leadAddSchema, leadListSchema } from "../schemas/lead.js";
 import { parseRequest } from "../schemas/parse-request.js";
@@ -19,14 +20,15 @@ import type { ApiStore } from "../store/api-store.js";
  */
 export function leadRoutes(store: ApiStore, chatbots: ChatbotService, leads: LeadService): Router {
   const router = Router();
-  router.post(
+  const routes = strictRoutes(router);
+  routes.post(
     "/Chatbot/LeadList",
     operation(store, "LeadList", ["secret", "session"], async ({ body, workspace }) => {
       const { serialNumber, ...query } = parseRequest(leadListSchema, body);
       return leads.list(await chatbots.owned(workspace, serialNumber), query);
     }),
   );
-  router.post(
+  routes.post(
     "/Chatbot/LeadAdd",
     operation(store, "LeadAdd", ["secret"], async ({ body, workspace }) => {
       const { serialNumber, ...lead } = parseRequest(leadAddSchema, body);

@@ -1,4 +1,5 @@
 import { Router } from "express";
+import { strictRoutes } from "../http/methods.js";
 import { operation } from "../http/operation.js";
 import {
   createListingSchema,
@@ -17,28 +18,29 @@ import type { ApiStore } from "../store/api-store.js";
  */
 export function listingRoutes(store: ApiStore, chatbots: ChatbotService, listings: ListingService): Router {
   const router = Router();
-  router.post(
+  const routes = strictRoutes(router);
+  routes.post(
     "/Chatbot/RealEstateCreate",
     operation(store, "RealEstateCreate", ["secret", "session"], async ({ body, workspace }) => {
       const { SerialNumber, ...fields } = parseRequest(createListingSchema, body);
       return listings.create(await chatbots.owned(workspace, SerialNumber), fields);
     }),
   );
-  router.post(
+  routes.post(
     "/Chatbot/RealEstateUpdate",
     operation(store, "RealEstateUpdate", ["secret", "session"], async ({ body, workspace }) => {
       const { SerialNumber, Key, KeyType, ...fields } = parseRequest(updateListingSchema, body);
       return listings.update(await chatbots.owned(workspace, SerialNumber), Key, KeyType, fields);
     }),
   );
-  router.post(
+  routes.post(
     "/Chatbot/RealEstateList",
     operation(store, "RealEstateList", ["session"], async ({ body, workspace }) => {
       const query = parseRequest(listListingsSchema, body);
       return listings.list(await chatbots.owned(workspace, query.SerialNumber), query);
     }),
   );
-  router.post(
+  routes.post(
     "/Chatbot/RealEstateDelete",
     operation(store, "RealEstateDelete", ["secret", "session"], async ({ body, workspace }) => {
       const { SerialNumber, Keys, KeyType } = parseRequest(deleteListingsSchema, body);

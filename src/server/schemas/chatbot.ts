@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { availableModels, type EngineCatalog } from "../services/engine-catalog.js";
 import {
   calendarDay,
+  daysInOrder,
   emailOrEmpty,
   rgbColor,
   serialNumber,
@@ -9,6 +11,7 @@ import {
   urlOrEmpty,
   wholeNumber,
 } from "./fields.js";
+import { onceValid } from "./parse-request.js";
 
 /**
  * Allowed values where the spec is silent: Temperature is a whole number from 0 (focused) to 10 (creative),
@@ -58,13 +61,23 @@ export const settingsShape = {
   MessageLimit: z.number().int().min(-1).max(100_000_000),
 };
 
-/** `/chat/Chatbot/Edit`. */
-export const editChatbotSchema = z.object({
-  serialNumber,
-  ...Object.fromEntries(Object.entries(settingsShape).map(([name, schema]) => [name, schema.optional()])),
-} as { serialNumber: typeof serialNumber } & {
-  [K in keyof typeof settingsShape]: z.ZodOptional<(typeof settingsShape)[K]>;
-});
+const optionalSettings = Object.fromEntries(
+  Object.entries(settingsShape).map(([name, schema]) => [name, schema.optional()]),
+) as { [K in keyof typeof settingsShape]: z.ZodOptional<(typeof settingsShape)[K]> };
+
+/**
+ * `/chat/Chatbot/Edit`, for the models this server has: `Model` must be an available key of ModelList, a
+ * problem listed with the others.
+ */
+export function editChatbotSchema(engines: EngineCatalog) {
+  return z.object({
+    serialNumber,
+    ...optionalSettings,
+    Model: settingsShape.Model.refine((key) => engines.engineFor(key) !== undefined, {
+      error: () => `must be the Key of a model ModelList shows as available: ${availableModels(engines)}`,
+    }).optional(),
+  });
+}
 
 /** `/chat/Chatbot/Add`: `type` 0 is the only kind of chatbot (generic) the hosted docs allow. */
 export const addChatbotSchema = z.object({
@@ -75,9 +88,14 @@ export const addChatbotSchema = z.object({
 /** Operations that take only the chatbot: Remove, Get, GetSession. */
 export const chatbotRefSchema = z.object({ serialNumber });
 
-/** `/chat/Chatbot/ChatContentHistory`: dates in UTC, EndTime inclusive. */
-export const historySchema = z.object({
+const historyFields = z.object({
   SerialNumber: serialNumber,
   StartTime: calendarDay.optional(),
   EndTime: calendarDay.optional(),
 });
+
+/** `/chat/Chatbot/ChatContentHistory`: dates in UTC, EndTime inclusive. */
+export const historySchema = historyFields.superRefine(
+  daysInOrder("StartTime", "EndTime"),
+  onceValid(historyFields, ["StartTime", "EndTime"]),
+);

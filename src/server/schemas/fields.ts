@@ -41,6 +41,19 @@ export const phoneOrEmpty = z
     return value === "" || (/^\+?[\d ().-]+$/.test(value) && digits >= 7 && digits <= 15);
   }, "must be a phone number with 7 to 15 digits, such as +1 512 555 0100");
 
+/**
+ * The rule of a date filter: the first day must not come after the last (both whole days, the last included).
+ * For `.superRefine(daysInOrder("StartTime", "EndTime"), onceValid(…))`.
+ */
+export function daysInOrder<First extends string, Last extends string>(first: First, last: Last) {
+  return (value: Partial<Record<First | Last, string | undefined>>, ctx: z.RefinementCtx) => {
+    const [from, to] = [value[first], value[last]];
+    if (from !== undefined && to !== undefined && from > to) {
+      ctx.addIssue({ code: "custom", path: [first], message: `must not be after ${last}`, input: from });
+    }
+  };
+}
+
 /** An IANA time zone such as America/New_York. */
 export const timeZone = z.string().refine((value) => {
   try {

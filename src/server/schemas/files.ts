@@ -10,7 +10,21 @@ export const preUploadSchema = z.object({
     .refine((name) => !/[\\/\0]/.test(name), "must be a file name without path separators"),
 });
 
+const FILE_ID = "must be a file id as GetPreUploadUrl gave it: a number, or the same as a string";
+
 /** The upload confirmation: the hosted platform shows FileStoreId as a string, so a numeric string is fine. */
 export const confirmUploadSchema = z.object({
-  FileStoreId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be a file id")]).transform(Number),
+  FileStoreId: z
+    .union(
+      [
+        z.number().int().min(1, FILE_ID),
+        // A safe integer, as ids are: a longer string of digits is no id (and no database takes it).
+        z
+          .string()
+          .regex(/^[1-9]\d*$/, FILE_ID)
+          .refine((id) => Number.isSafeInteger(Number(id)), FILE_ID),
+      ],
+      { error: FILE_ID },
+    )
+    .transform(Number),
 });

@@ -1,18 +1,24 @@
 import { z } from "zod";
-import { calendarDay, emailOrEmpty, phoneOrEmpty, serialNumber, text } from "./fields.js";
+import { calendarDay, daysInOrder, emailOrEmpty, phoneOrEmpty, serialNumber, text } from "./fields.js";
+import { onceValid } from "./parse-request.js";
 
 /** The leads LeadAdd records; Contact leads are found by the server itself in users' questions. */
 export const ADDABLE_LEAD_TYPES = ["Handoff"] as const;
 
 const sessionID = z.number().int().min(1);
 
-/** `/chat/Chatbot/LeadList`: dates in UTC, endTime included. */
-export const leadListSchema = z.object({
+const leadListFields = z.object({
   serialNumber,
   startTime: calendarDay.optional(),
   endTime: calendarDay.optional(),
   sessionID: sessionID.optional(),
 });
+
+/** `/chat/Chatbot/LeadList`: dates in UTC, endTime included. */
+export const leadListSchema = leadListFields.superRefine(
+  daysInOrder("startTime", "endTime"),
+  onceValid(leadListFields, ["startTime", "endTime"]),
+);
 
 /** `/chat/Chatbot/LeadAdd` (an extension of the self-hosted server): a request to talk to a person. */
 export const leadAddSchema = z.object({

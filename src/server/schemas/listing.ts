@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { amount, serialNumber, text, wholeNumber } from "./fields.js";
+import { must } from "./parse-request.js";
 
 export const SALE_TYPES = ["for_sale", "for_rent"] as const;
 export const LISTING_STATUSES = ["Active", "PreOnMarket", "Sold"] as const;
@@ -18,6 +19,16 @@ const listingUrl = z
   .max(2048)
   .refine((value) => /^https?:\/\/\S+$/i.test(value), "must be an http(s) URL");
 
+/**
+ * The fields of Create and Update, as the spec's table has them. SalePrice and RentPrice are optional there,
+ * whatever the SaleType (the hosted docs' sample stops before the prices), so a listing for sale without
+ * SalePrice (or for rent without RentPrice) is accepted: its price is "on request", as agencies list homes
+ * whose price they give only when asked. RealEstateList shows that price as "" (the spec's form of
+ * an unset number); wherever a listing is presented to people (the embedded engine's answers, the listings
+ * given to an LLM) it reads "price on request", never an empty price. Update replaces the whole listing, so an
+ * Update without the price, or one that switches SaleType to the kind whose price is missing, makes it so too.
+ * Searches with a budget leave such listings out; sorted by price they come last.
+ */
 const listingFields = {
   SaleType: z.enum(SALE_TYPES),
   Status: z.enum(LISTING_STATUSES),
@@ -80,6 +91,6 @@ export const listListingsSchema = z.object({
 /** `/chat/Chatbot/RealEstateDelete`. */
 export const deleteListingsSchema = z.object({
   SerialNumber: serialNumber,
-  Keys: z.array(z.string().max(2048)).min(1).max(MAX_DELETE_KEYS),
+  Keys: z.array(z.string().max(2048)).min(1, must("list at least one key")).max(MAX_DELETE_KEYS),
   KeyType: z.enum(KEY_TYPES),
 });

@@ -1,94 +1,90 @@
 import type { z } from "zod";
-import { ApiError } from "../http/api-error.js";
+import { invalidRequest } from "../http/api-error.js";
+import { fieldName, issueSentence } from "./issue-sentences.js";
 
 /**
  * Field names are matched case-insensitively, as the hosted platform (ASP.NET) does: the spec itself writes
  * `serialNumber` on chatbot operations and `SerialNumber` on listings. The same name given twice in
- * different cases is refused rather than guessed.
+ * different cases is a problem rather than a guess. Fields the operation does not take are left out here (as
+ * the schema would strip them), so that a key such as `__proto__` never reaches the parsed object.
  */
-function canonicalize(body: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+function canonicalize(body: Record<string, unknown>, names: readonly string[]) {
   const byLower = new Map(names.map((name) => [name.toLowerCase(), name]));
-  const out: Record<string, unknown> = {};
+  const record: Record<string, unknown> = {};
+  const problems: string[] = [];
   const seen = new Map<string, string>();
   for (const [key, value] of Object.entries(body)) {
-    const canonical = byLower.get(key.toLowerCase()) ?? key;
+    const canonical = byLower.get(key.toLowerCase());
+    if (canonical === undefined) continue;
     const earlier = seen.get(canonical);
-    if (earlier !== undefined) throw new ApiError(400, `${canonical} is given twice (as ${earlier} and ${key})`);
-    seen.set(canonical, key);
-    out[canonical] = value;
-  }
-  return out;
-}
-
-function describeType(expected: string): string {
-  if (expected === "int") return "a whole number";
-  if (expected === "number") return "a number";
-  if (expected === "string") return "a string";
-  if (expected === "boolean") return "true or false";
-  if (expected === "array") return "an array";
-  if (expected === "object") return "an object";
-  return expected;
-}
-
-/** One issue as `Field must …`, the way the API's `Message` reports it. */
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const field =
-    issue.path
-      .map((part, index) => (typeof part === "number" ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`))
-      .join("") || "The body";
-  if (issue.input === undefined && (issue.code === "invalid_type" || issue.code === "invalid_value")) {
-    return `${field} is required`;
-  }
-  switch (issue.code) {
-    case "invalid_type":
-      if (issue.input === null) return `${field} must not be null`;
-      return `${field} must be ${describeType(issue.expected)}`;
-    case "invalid_value":
-      return `${field} must be one of ${issue.values.map(String).join(", ")}`;
-    case "too_small":
-      if (issue.origin === "string") {
-        return Number(issue.minimum) <= 1
-          ? `${field} must not be empty`
-          : `${field} must have at least ${issue.minimum} characters`;
-      }
-      if (issue.origin === "array") return `${field} must have at least ${issue.minimum} item(s)`;
-      return `${field} must be at least ${issue.minimum}`;
-    case "too_big":
-      if (issue.origin === "string") return `${field} must have at most ${issue.maximum} characters`;
-      if (issue.origin === "array") return `${field} must have at most ${issue.maximum} items`;
-      return `${field} must be at most ${issue.maximum}`;
-    case "invalid_format":
-      return `${field} ${issue.message.startsWith("must") ? issue.message : `must be a valid ${issue.format}`}`;
-    case "invalid_union": {
-      // A value of one of the accepted types that is still wrong says why; otherwise name the accepted types.
-      if (issue.input === undefined) return `${field} is required`;
-      if (issue.input === null) return `${field} must not be null`;
-      const inner = issue.errors.flat();
-      const specific = inner.find((item) => item.code !== "invalid_type");
-      if (specific) return describeIssue({ ...specific, path: [...issue.path, ...specific.path] });
-      const types = [
-        ...new Set(inner.map((item) => (item.code === "invalid_type" ? describeType(item.expected) : ""))),
-      ];
-      if (types.length > 0 && !types.includes("")) return `${field} must be ${types.join(" or ")}`;
-      return `${field} is invalid`;
+    if (earlier !== undefined) {
+      problems.push(`${canonical} is given twice (as ${earlier} and ${key})`);
+      continue;
     }
-    default:
-      return `${field} ${issue.message}`;
+    seen.set(canonical, key);
+    record[canonical] = value;
   }
+  return { record, problems };
+}
+
+/** How deep {@link nulStrings} looks: deeper than any field's shape, so only into values that are wrong anyway. */
+const NUL_SCAN_DEPTH = 6;
+
+/**
+ * The paths of strings that hold U+0000. No field has a use for it, and PostgreSQL cannot store it in text (nor
+ * compare text with it), so it is refused up front on both stores alike.
+ */
+function nulStrings(value: unknown, path: PropertyKey[] = [], found: PropertyKey[][] = []): PropertyKey[][] {
+  if (typeof value === "string") {
+    if (value.includes("\u0000")) found.push(path);
+  } else if (typeof value === "object" && value !== null && path.length < NUL_SCAN_DEPTH) {
+    const entries = Array.isArray(value) ? value.map((item, index) => [index, item] as const) : Object.entries(value);
+    for (const [key, item] of entries) nulStrings(item, [...path, key], found);
+  }
+  return found;
 }
 
 /**
- * Validates a request body against an object schema and returns the typed value, or throws a 400
- * {@link ApiError} naming the first bad field and the problem (`SaleType must be one of for_sale, for_rent`).
+ * One sentence per field, in the order zod reports them (the schema's field order, then rules between fields),
+ * then strings with U+0000 that zod found nothing wrong with.
  */
-export function parseRequest<S extends z.ZodObject>(schema: S, body: unknown): z.output<S> {
-  const record =
-    typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const result = schema.safeParse(canonicalize(record, Object.keys(schema.shape)), { reportInput: true });
-  if (result.success) return result.data;
-  const [first] = result.error.issues;
-  throw new ApiError(400, first ? describeIssue(first) : "The body is invalid");
+function sentences(issues: readonly z.core.$ZodIssue[], schema: z.ZodType, record: Record<string, unknown>): string[] {
+  const byField = new Map<string, string>();
+  for (const issue of issues) {
+    const field = fieldName(issue.path);
+    if (!byField.has(field)) byField.set(field, issueSentence(issue, schema));
+  }
+  for (const path of nulStrings(record)) {
+    const field = fieldName(path);
+    if (!byField.has(field)) byField.set(field, `${field} must not contain the NUL character (\\u0000)`);
+  }
+  return [...byField.values()];
 }
 
-/** A refinement message in the API's words, for `.refine(…, must("be …"))`. */
+/**
+ * Validates a request body against an object schema and returns the typed value, or throws one 400
+ * {@link invalidRequest} listing every problem found: each bad or missing field, each broken rule between
+ * fields whose fields are valid themselves (see {@link onceValid}), and each string with U+0000.
+ */
+export function parseRequest<S extends z.ZodObject>(schema: S, body: unknown): z.output<S> {
+  const given =
+    typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const { record, problems } = canonicalize(given, Object.keys(schema.shape));
+  const result = schema.safeParse(record, { reportInput: true });
+  const found = [...problems, ...sentences(result.success ? [] : result.error.issues, schema, record)];
+  if (result.success && found.length === 0) return result.data;
+  throw invalidRequest(found);
+}
+
+/** A refinement message in the API's words, for `.refine(…, must("be …"))`: the sentence after the field name. */
 export const must = (text: string) => ({ error: `must ${text}` });
+
+/**
+ * The `when` of a rule between fields (`.superRefine(rule, onceValid(fields, ["a", "b"]))`): the rule runs as
+ * soon as the fields it reads are valid, even when other fields are not, so that its problem is listed along
+ * with theirs. Without it zod would skip the rule whenever any field is wrong.
+ */
+export function onceValid<S extends z.ZodObject>(fields: S, names: readonly (keyof S["shape"] & string)[]) {
+  const picked = fields.pick(Object.fromEntries(names.map((name) => [name, true])) as Record<string, true>);
+  return { when: (payload: { value: unknown }) => picked.safeParse(payload.value).success };
+}

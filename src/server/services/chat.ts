@@ -56,9 +56,6 @@ export class ChatService {
     if (!session || !chatbot || chatbot.workspaceId !== workspace.id) {
       throw new ApiError(404, `Session ${input.sessionID} not found; create one with GetSession`);
     }
-    if (input.chatAskType === "Text" && input.content.trim() === "") {
-      throw new ApiError(400, "content must not be empty when chatAskType is Text");
-    }
     const attachments = await this.files.attachmentsFor(workspace, input.chatAskType, input.fileIds);
     const engine = this.engines.engineFor(chatbot.settings.Model);
     if (!engine) {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ChatbotSettings } from "../../client/types.js";
 import type { Chatbot, Workspace } from "../domain.js";
-import { ApiError, chatbotNotFound } from "../http/api-error.js";
+import { chatbotNotFound } from "../http/api-error.js";
 import type { ApiStore } from "../store/api-store.js";
 import { defaultSettings } from "./default-settings.js";
 import type { EngineCatalog } from "./engine-catalog.js";
@@ -38,16 +38,9 @@ export class ChatbotService {
     });
   }
 
-  /** Applies the given settings; omitted ones stay. `Model` must be an available key of ModelList. */
+  /** Applies the given settings; omitted ones stay. The request's schema has checked `Model` against ModelList. */
   async edit(workspace: Workspace, serialNumber: string, changes: ChatbotSettings): Promise<void> {
     const chatbot = await this.owned(workspace, serialNumber);
-    if (changes.Model !== undefined && !this.engines.engineFor(changes.Model)) {
-      const available = this.engines
-        .models()
-        .filter((model) => model.Status)
-        .map((model) => `${model.Key} (${model.Value})`);
-      throw new ApiError(400, `Model must be one of ${available.join(", ")}; see ModelList`);
-    }
     const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     await this.store.chatbots.updateSettings(chatbot.id, { ...chatbot.settings, ...defined });
   }
@@ -69,7 +62,7 @@ export class ChatbotService {
     query: { SerialNumber: string; StartTime?: string | undefined; EndTime?: string | undefined },
   ) {
     const chatbot = await this.owned(workspace, query.SerialNumber);
-    const range = utcDays({ name: "StartTime", day: query.StartTime }, { name: "EndTime", day: query.EndTime });
+    const range = utcDays(query.StartTime, query.EndTime);
     const transcripts = await this.store.messages.transcripts(chatbot.id, range);
     return transcripts.map(({ session, messages }) => ({
       SessionID: session.id,

@@ -9,3 +9,12 @@ export interface EngineCatalog {
   /** The engine for an available model key; undefined for unknown or unavailable keys. */
   engineFor(modelKey: string): AnswerEngine | undefined;
 }
+
+/** The available models as `Key (Value)`, comma separated, for messages that ask for one. */
+export function availableModels(engines: EngineCatalog): string {
+  return engines
+    .models()
+    .filter((model) => model.Status)
+    .map((model) => `${model.Key} (${model.Value})`)
+    .join(", ");
+}

@@ -67,7 +67,7 @@ export class LeadService {
 
   /** LeadList: whole UTC days, endTime included, oldest first. */
   async list(chatbot: Chatbot, query: Omit<LeadListInput, "serialNumber">): Promise<LeadItem[]> {
-    const range = utcDays({ name: "startTime", day: query.startTime }, { name: "endTime", day: query.endTime });
+    const range = utcDays(query.startTime, query.endTime);
     const leads = await this.store.leads.list(chatbot.id, { ...range, sessionId: query.sessionID });
     return leads.map(toLeadItem);
   }

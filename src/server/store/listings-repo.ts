@@ -133,9 +133,18 @@ function isListingId(key: string): boolean {
   return /^[1-9][0-9]*$/.test(key) && Number.isSafeInteger(Number(key));
 }
 
-/** The price the criteria compare: the rent of a rental, the sale price otherwise. */
+/**
+ * The price the criteria compare: the rent of a rental, the sale price otherwise. A price of 0 is "on request" like
+ * a missing one (that is how answers show it), so it is NULL here: no budget matches it and price orders put it last.
+ */
 function price(eb: ExpressionBuilder<Database, "listings">) {
-  return eb.case().when("sale_type", "=", "for_rent").then(eb.ref("rent_price")).else(eb.ref("sale_price")).end();
+  const amount = eb
+    .case()
+    .when("sale_type", "=", "for_rent")
+    .then(eb.ref("rent_price"))
+    .else(eb.ref("sale_price"))
+    .end();
+  return eb.fn<number | null>("nullif", [amount, eb.lit(0)]);
 }
 
 /** Makes `%`, `_` and the escape character itself match literally in a LIKE pattern. */

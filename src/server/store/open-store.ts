@@ -1,12 +1,13 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { openSqliteFile } from "../../sqlite-file.js";
 import type { ApiStore } from "./api-store.js";
 import type { Clock } from "./codecs.js";
 import { createKyselyStore } from "./kysely-store.js";
 import { migrateToLatest, type StoreDialect } from "./migrations.js";
+import { postgresConnectError } from "./postgres-errors.js";
 import type { Database } from "./tables.js";
 
 /** Where the store keeps its data. */
@@ -31,7 +32,9 @@ export function sqliteFilePath(dataDir: string): string {
 
 /**
  * Opens the database — PostgreSQL for a postgres URL, SQLite otherwise — and applies pending migrations before
- * returning the store. A migration that fails closes the database and rejects with the migration's name.
+ * returning the store. A migration that fails closes the database and rejects with the migration's name. A
+ * database that cannot be reached, refuses the login or does not exist, and a DATA_DIR that cannot hold the SQLite
+ * file, reject with a StartupError naming DATABASE_URL or DATA_DIR.
  */
 export async function openApiStore(options: OpenStoreOptions): Promise<ApiStore> {
   const { db, dialect } = options.databaseUrl
@@ -52,14 +55,11 @@ interface OpenedDatabase {
 }
 
 function openSqlite(dataDir: string): OpenedDatabase {
-  let file = ":memory:";
-  if (dataDir !== ":memory:") {
-    mkdirSync(dataDir, { recursive: true });
-    file = sqliteFilePath(dataDir);
-  }
-  const database = new SQLite(file);
-  // WAL lets readers run while a write commits; NORMAL syncs at checkpoints only, which WAL keeps consistent.
-  database.pragma("journal_mode = WAL");
+  // The file is opened in WAL mode (see openSqliteFile); NORMAL syncs at checkpoints only, which WAL keeps consistent.
+  const database =
+    dataDir === ":memory:"
+      ? new SQLite(":memory:")
+      : openSqliteFile(sqliteFilePath(dataDir), { name: "DATA_DIR", value: dataDir });
   database.pragma("synchronous = NORMAL");
   // SQLite leaves foreign keys (and so ON DELETE CASCADE) off unless each connection asks.
   database.pragma("foreign_keys = ON");
@@ -67,6 +67,9 @@ function openSqlite(dataDir: string): OpenedDatabase {
   database.pragma("busy_timeout = 5000");
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), dialect: "sqlite" };
 }
+
+/** Longest wait for a PostgreSQL connection (TCP, TLS and login). */
+const POSTGRES_CONNECT_TIMEOUT_MS = 10_000;
 
 /** PostgreSQL's type id of int8 (bigint): ids, epoch-millisecond timestamps and counts. */
 const INT8 = pg.types.builtins.INT8;
@@ -88,10 +91,20 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Op
     },
     // Every connection of the pool sees only the schema, so tables and the migration log live there.
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+    // Without it a server that accepts but never answers (a firewall, a stuck server) keeps a connect waiting forever.
+    connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
   });
   // A connection that breaks while idle is dropped by the pool and the next query opens another; without a
   // listener the "error" event would end the process.
   pool.on("error", () => {});
+  // Connecting first makes a refused login, a missing database or a server that is down one clear line at
+  // start-up, instead of a failed migration.
+  try {
+    await pool.query("select 1");
+  } catch (error) {
+    await pool.end();
+    throw postgresConnectError(error, url, POSTGRES_CONNECT_TIMEOUT_MS);
+  }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   if (schema !== undefined) {
     try {

@@ -172,8 +172,11 @@ describe.each(await availableBackends())("chat (%s)", (backend) => {
       [{ SerialNumber: serial, StartTime: "01/02/2025" }, "StartTime must be a date as YYYY-MM-DD"],
       [{ SerialNumber: serial, StartTime: day(1), EndTime: day() }, "StartTime must not be after EndTime"],
       [{ StartTime: day() }, "SerialNumber is required"],
+      [{ StartTime: day(1), EndTime: day() }, "SerialNumber is required; StartTime must not be after EndTime"],
     ];
-    for (const [body, message] of bad) expectFailure(await api.call(HISTORY, body, api.a.secret), 400, message);
+    for (const [body, problems] of bad) {
+      expectFailure(await api.call(HISTORY, body, api.a.secret), 400, `Invalid request: ${problems}`);
+    }
   });
 
   it("refuses another workspace's session exactly like an unknown one (404)", async () => {
@@ -191,14 +194,22 @@ describe.each(await availableBackends())("chat (%s)", (backend) => {
     const sessionID = await api.openSession(api.a);
     const cases: [Record<string, unknown>, string][] = [
       [{ content: "hi" }, "sessionID is required"],
-      [{ sessionID: "12", content: "hi" }, "sessionID must be a number"],
+      [{ sessionID: "12", content: "hi" }, "sessionID must be a whole number ≥ 1, not a string"],
       [{ sessionID }, "content is required"],
       [{ sessionID, content: "  " }, "content must not be empty when chatAskType is Text"],
-      [{ sessionID, content: "hi", chatAskType: "File" }, "chatAskType must be one of Text, Audio, Image, Video"],
-      [{ sessionID, content: "hi", stream: "yes" }, "stream must be true or false"],
-      [{ sessionID, content: "x".repeat(10_001) }, "content must have at most 10000 characters"],
+      [{ sessionID, content: "hi", chatAskType: "File" }, "chatAskType must be Text, Audio, Image or Video"],
+      [{ sessionID, content: "hi", stream: "yes" }, "stream must be true or false, not a string"],
+      [{ sessionID, content: "x".repeat(10_001) }, "content must have at most 10,000 characters"],
+      [
+        { sessionID: -1, content: "", stream: 1, fileIds: [3] },
+        "sessionID must be a whole number ≥ 1; stream must be true or false, not a number; " +
+          "content must not be empty when chatAskType is Text; " +
+          "fileIds is only valid when chatAskType is Image, Audio or Video",
+      ],
     ];
-    for (const [body, message] of cases) expectFailure(await api.call(ASK, body, api.a.secret), 400, message);
+    for (const [body, problems] of cases) {
+      expectFailure(await api.call(ASK, body, api.a.secret), 400, `Invalid request: ${problems}`);
+    }
     expect(await api.store.messages.recent(sessionID, 10)).toEqual([]);
   });
 

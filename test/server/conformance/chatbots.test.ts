@@ -73,10 +73,14 @@ describe.each(await availableBackends())("chatbots (%s)", (backend) => {
 
   it("Add validates its fields", async () => {
     const cases: [unknown, string | RegExp][] = [
-      [{ type: 0 }, "timeZone is required"],
-      [{ timeZone: "Mars/Olympus", type: 0 }, "timeZone must be an IANA time zone such as America/New_York"],
-      [{ timeZone: "UTC", type: 1 }, /^type must be .*0/],
-      [{ timeZone: "UTC" }, /^type (is required|must)/],
+      [{ type: 0 }, "Invalid request: timeZone is required"],
+      [
+        { timeZone: "Mars/Olympus", type: 0 },
+        "Invalid request: timeZone must be an IANA time zone such as America/New_York",
+      ],
+      [{ timeZone: "UTC", type: 1 }, "Invalid request: type must be 0 (generic chatbot)"],
+      [{ timeZone: "UTC" }, "Invalid request: type is required"],
+      [{}, "Invalid request: timeZone is required; type is required"],
     ];
     for (const [body, message] of cases) {
       expectFailure(await api.call("/chat/Chatbot/Add", body, api.a.secret), 400, message);
@@ -113,7 +117,7 @@ describe.each(await availableBackends())("chatbots (%s)", (backend) => {
     expect((await settingsOf(api, serial)).WelcomeMessage).toBe("Upper");
     expectSuccess(await api.call(GET, { SerialNumber: serial }, api.a.secret));
     const twice = await api.call(EDIT, { serialNumber: serial, serialnumber: serial }, api.a.secret);
-    expectFailure(twice, 400, "serialNumber is given twice (as serialNumber and serialnumber)");
+    expectFailure(twice, 400, "Invalid request: serialNumber is given twice (as serialNumber and serialnumber)");
   });
 
   it("Edit validates each setting, naming the field and the problem, and changes nothing", async () => {
@@ -122,28 +126,47 @@ describe.each(await availableBackends())("chatbots (%s)", (backend) => {
     const colour = "must be a colour like rgb(37,99,235) with values from 0 to 255";
     const cases: [Record<string, unknown>, string | RegExp][] = [
       [{ Name: "x" }, "serialNumber is required"],
-      [{ serialNumber: 42 }, "serialNumber must be a string"],
-      [{ serialNumber: null }, "serialNumber must not be null"],
+      [{ serialNumber: 42 }, "serialNumber must be a string, not a number"],
+      [{ serialNumber: null }, "serialNumber must be a string, not null"],
       [{ serialNumber: serial, ChatBubbleColor: "rgb(300,0,0)" }, `ChatBubbleColor ${colour}`],
       [{ serialNumber: serial, UserMessageColor: "#ffffff" }, `UserMessageColor ${colour}`],
       [{ serialNumber: serial, TalkToHumanEmail: "not-an-email" }, "TalkToHumanEmail must be an e-mail address"],
       [{ serialNumber: serial, EmailForDailyLeads: "a@" }, "EmailForDailyLeads must be an e-mail address"],
       [{ serialNumber: serial, FacebookUrl: "facebook.com/harbor" }, "FacebookUrl must be an http(s) URL"],
       [{ serialNumber: serial, ChatbotPrivacyPolicyUrl: "javascript:alert(1)" }, /^ChatbotPrivacyPolicyUrl must be/],
-      [{ serialNumber: serial, Temperature: 11 }, "Temperature must be at most 10"],
-      [{ serialNumber: serial, Temperature: -1 }, "Temperature must be at least 0"],
-      [{ serialNumber: serial, Temperature: 0.5 }, "Temperature must be a whole number"],
-      [{ serialNumber: serial, Temperature: "5" }, "Temperature must be a number"],
-      [{ serialNumber: serial, ChatBubbleAlign: 2 }, "ChatBubbleAlign must be one of 0, 1"],
-      [{ serialNumber: serial, ChatbotPopupOnce: "yes" }, "ChatbotPopupOnce must be true or false"],
+      [{ serialNumber: serial, Temperature: 11 }, "Temperature must be a whole number from 0 to 10"],
+      [{ serialNumber: serial, Temperature: -1 }, "Temperature must be a whole number from 0 to 10"],
+      [{ serialNumber: serial, Temperature: 0.5 }, "Temperature must be a whole number from 0 to 10"],
+      [{ serialNumber: serial, Temperature: "5" }, "Temperature must be a whole number from 0 to 10, not a string"],
+      [{ serialNumber: serial, ChatBubbleAlign: 2 }, "ChatBubbleAlign must be 0 or 1"],
+      [{ serialNumber: serial, ChatbotPopupOnce: "yes" }, "ChatbotPopupOnce must be true or false, not a string"],
       [{ serialNumber: serial, TimeZone: "Nowhere/City" }, /^TimeZone must be an IANA time zone/],
-      [{ serialNumber: serial, RateLimitTime: 0 }, "RateLimitTime must be at least 1"],
-      [{ serialNumber: serial, MessageLimit: -2 }, "MessageLimit must be at least -1"],
+      [{ serialNumber: serial, RateLimitTime: 0 }, "RateLimitTime must be a whole number from 1 to 2,678,400"],
+      [{ serialNumber: serial, MessageLimit: -2 }, "MessageLimit must be a whole number from -1 to 100,000,000"],
       [{ serialNumber: serial, Name: "" }, "Name must not be empty"],
-      [{ serialNumber: serial, Model: "999" }, /^Model must be one of 1 \(.+\); see ModelList$/],
-      [{ serialNumber: serial, Model: "2" }, /^Model must be one of 1 \(.+\); see ModelList$/],
+      [
+        { serialNumber: serial, Model: "999" },
+        /^Model must be the Key of a model ModelList shows as available: 1 \(.+\)$/,
+      ],
+      [
+        { serialNumber: serial, Model: "2" },
+        /^Model must be the Key of a model ModelList shows as available: 1 \(.+\)$/,
+      ],
     ];
-    for (const [body, message] of cases) expectFailure(await api.call(EDIT, body, api.a.secret), 400, message);
+    for (const [body, problem] of cases) {
+      const message =
+        typeof problem === "string"
+          ? `Invalid request: ${problem}`
+          : new RegExp(`^Invalid request: ${problem.source.slice(1)}`);
+      expectFailure(await api.call(EDIT, body, api.a.secret), 400, message);
+    }
+    // Every problem of one request in one answer, the unavailable model among them.
+    const several = { serialNumber: serial, Name: "", Temperature: "hot", Model: "2", ChatBubbleAlign: 3 };
+    expectFailure(
+      await api.call(EDIT, several, api.a.secret),
+      400,
+      /^Invalid request: Name must not be empty; Model must be the Key of a model ModelList shows as available: 1 \(.+\); Temperature must be a whole number from 0 to 10, not a string; ChatBubbleAlign must be 0 or 1$/,
+    );
     expect(await settingsOf(api, serial)).toEqual(before);
   });
 
@@ -178,7 +201,11 @@ describe.each(await availableBackends())("chatbots (%s)", (backend) => {
     expect(second.body.Data.SessionID).not.toBe(first.body.Data.SessionID);
     const stored = await api.store.sessions.byId(second.body.Data.SessionID);
     expect(stored?.chatbotId).toBe((await api.store.chatbots.bySerialNumber(api.a.serialNumber))?.id);
-    expectFailure(await api.call("/chat/Chatbot/GetSession", {}, api.a.secret), 400, "serialNumber is required");
+    expectFailure(
+      await api.call("/chat/Chatbot/GetSession", {}, api.a.secret),
+      400,
+      "Invalid request: serialNumber is required",
+    );
   });
 
   it("Remove deletes the chatbot with its listings and sessions; then everything about it is a 404", async () => {

@@ -1,4 +1,6 @@
 import { request as httpRequest } from "node:http";
+import { Readable } from "node:stream";
+import { Agent, fetch as undiciFetch, request as undiciRequest } from "undici";
 import { describe, expect, it } from "vitest";
 import {
   type ApiHarness,
@@ -14,6 +16,7 @@ const PRE_UPLOAD = "/chat/User/GetPreUploadUrl";
 const CONFIRM = "/chat/User/UploadSuccess";
 const ASK = "/chat/Chat/ClientAsk";
 const MB = 1024 * 1024;
+const MAX_UPLOAD = 100 * MB;
 
 /** Step 1: the file id and the upload URL. */
 async function preUpload(api: ApiHarness, t: Tenant, fileName: string) {
@@ -122,11 +125,11 @@ describe.each(await availableBackends())("files and media questions (%s)", (back
       ["Image", null, "fileIds is required when chatAskType is Image"],
       ["Audio", undefined, "fileIds is required when chatAskType is Audio"],
       ["Text", [one], "fileIds is only valid when chatAskType is Image, Audio or Video"],
-      ["Image", Array.from({ length: 11 }, () => one), "fileIds must have at most 10 items"],
-      ["Image", ["1"], "fileIds[0] must be a number"],
+      ["Image", Array.from({ length: 11 }, () => one), "fileIds must list at most 10 items"],
+      ["Image", ["1"], "fileIds[0] must be a whole number ≥ 1, not a string"],
     ];
-    for (const [type, fileIds, message] of cases) {
-      expectFailure(await ask(sessionID, type, fileIds, "hi"), 400, message);
+    for (const [type, fileIds, problem] of cases) {
+      expectFailure(await ask(sessionID, type, fileIds, "hi"), 400, `Invalid request: ${problem}`);
     }
     expect(await api.store.messages.recent(sessionID, 10)).toEqual([]);
   });
@@ -211,6 +214,85 @@ describe.each(await availableBackends())("files and media questions (%s)", (back
     expectFailure(await put(api, url, gif(1)), 409, "This upload URL was already used");
   });
 
+  it("answers a refused upload so that a client still sending its body receives the answer (undici)", async () => {
+    const dispatcher = new Agent();
+    try {
+      const { url } = await preUpload(api, api.a, "once.png");
+      expectSuccess(await put(api, url, png()), true);
+      const tenMegabytes = Buffer.alloc(10 * MB, 7);
+      const forged = url.replace(/token=[^&]+/, "token=forged");
+      for (const [target, status, message] of [
+        [url, 409, "This upload URL was already used"],
+        [forged, 404, "Unknown upload URL"],
+      ] as const) {
+        const fetched = await undiciFetch(target, { method: "PUT", body: tenMegabytes, dispatcher });
+        expect(fetched.status).toBe(status);
+        expect(await fetched.json()).toMatchObject({ Success: false, Code: status, Message: message });
+        const requested = await undiciRequest(target, { method: "PUT", body: tenMegabytes, dispatcher });
+        expect(requested.statusCode).toBe(status);
+        expect(await requested.body.json()).toMatchObject({ Success: false, Code: status, Message: message });
+      }
+      // Over the cap: by Content-Length, the bytes on their way; by counting, a stream without a length.
+      const declared = await preUpload(api, api.a, "declared.mp4");
+      const overCap = Buffer.alloc(MAX_UPLOAD + MB, 1);
+      const byLength = await undiciRequest(declared.url, { method: "PUT", body: overCap, dispatcher });
+      expect(byLength.statusCode).toBe(413);
+      expect((await byLength.body.json()) as object).toMatchObject({
+        Code: 413,
+        Message: /uploads may be at most 100 MB/,
+      });
+      const byFetch = await undiciFetch(declared.url, { method: "PUT", body: overCap, dispatcher });
+      expect(byFetch.status).toBe(413);
+      await byFetch.arrayBuffer();
+      const streamed = await preUpload(api, api.a, "streamed.mp4");
+      const chunks = Readable.from(
+        (function* () {
+          for (let sent = 0; sent <= MAX_UPLOAD + 8 * MB; sent += MB) yield Buffer.alloc(MB, 2);
+        })(),
+      );
+      const byCount = await undiciRequest(streamed.url, { method: "PUT", body: chunks, dispatcher });
+      expect(byCount.statusCode).toBe(413);
+      expect((await byCount.body.json()) as object).toMatchObject({
+        Code: 413,
+        Message: "The file is larger than 100 MB, the most an upload may be",
+      });
+      // The server, and the same client, go on.
+      const next = await preUpload(api, api.a, "next.png");
+      const ok = await undiciRequest(next.url, { method: "PUT", body: Buffer.from(png()), dispatcher });
+      expect(ok.statusCode).toBe(200);
+      expect(await ok.body.json()).toMatchObject({ Success: true, Data: true });
+    } finally {
+      await dispatcher.close();
+    }
+  }, 60_000);
+
+  it("reads at most a bounded part of a refused body before closing the connection", async () => {
+    const { url } = await preUpload(api, api.a, "huge.mp4");
+    // A client that keeps writing whatever the answer: the server reads a bounded part, then closes.
+    const outcome = await new Promise<{ status: number; sent: number }>((resolve) => {
+      const req = httpRequest(url, { method: "PUT", headers: { "content-length": 400 * MB } });
+      let status = 0;
+      let sent = 0;
+      req.on("response", (res) => {
+        status = res.statusCode ?? 0;
+        res.resume();
+      });
+      req.on("error", () => {});
+      req.on("close", () => resolve({ status, sent }));
+      const chunk = Buffer.alloc(MB, 3);
+      const pump = () => {
+        while (sent < 400 * MB && !req.destroyed) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once("drain", pump);
+        }
+        if (!req.destroyed) req.end();
+      };
+      pump();
+    });
+    expect(outcome.status).toBe(413);
+    expect(outcome.sent).toBeLessThan(100 * MB);
+  }, 60_000);
+
   it("expires an upload URL after 5 minutes (404)", async () => {
     try {
       const early = await preUpload(api, api.a, "early.png");
@@ -246,19 +328,20 @@ describe.each(await availableBackends())("files and media questions (%s)", (back
     );
     expectFailure(await confirm(theirs), 404, `File ${theirs} not found`);
     expectFailure(await confirm(987654321), 404, "File 987654321 not found");
-    expectFailure(await api.call(CONFIRM, {}, api.a.secret), 400, "FileStoreId is required");
-    expectFailure(await confirm("abc"), 400, "FileStoreId must be a file id");
-    expectFailure(await confirm(true), 400, "FileStoreId must be a number or a string");
-    expectFailure(await confirm(null), 400, "FileStoreId must not be null");
+    expectFailure(await api.call(CONFIRM, {}, api.a.secret), 400, "Invalid request: FileStoreId is required");
+    const fileId =
+      "Invalid request: FileStoreId must be a file id as GetPreUploadUrl gave it: a number, or the same as a string";
+    for (const wrong of ["abc", true, null, 0, "-3"]) expectFailure(await confirm(wrong), 400, fileId);
     expectSuccess(await confirm(unconfirmed), true);
     expectSuccess(await ask(sessionID, "Image", [unconfirmed]));
   });
 
   it("validates GetPreUploadUrl and wants the secret key", async () => {
-    expectFailure(await api.call(PRE_UPLOAD, {}, api.a.secret), 400, "fileName is required");
-    expectFailure(await api.call(PRE_UPLOAD, { fileName: "" }, api.a.secret), 400, "fileName must not be empty");
+    expectFailure(await api.call(PRE_UPLOAD, {}, api.a.secret), 400, "Invalid request: fileName is required");
+    const empty = await api.call(PRE_UPLOAD, { fileName: "" }, api.a.secret);
+    expectFailure(empty, 400, "Invalid request: fileName must not be empty");
     const traversal = await api.call(PRE_UPLOAD, { fileName: "../etc/passwd" }, api.a.secret);
-    expectFailure(traversal, 400, "fileName must be a file name without path separators");
+    expectFailure(traversal, 400, "Invalid request: fileName must be a file name without path separators");
     const bySession = await api.call(PRE_UPLOAD, { fileName: "a.png" }, api.a.session);
     expectFailure(
       bySession,

@@ -65,24 +65,42 @@ describe.each(await availableBackends())("leads (%s)", (backend) => {
     const otherChatbot = await api.addChatbot(api.a);
     const foreignSession = await api.openSession(api.a, otherChatbot);
     const cases: [Record<string, unknown>, number, string][] = [
-      [{ Type: "Handoff" }, 400, "serialNumber is required"],
-      [{ serialNumber }, 400, "Type is required"],
-      [{ serialNumber, Type: "Contact" }, 400, "Type must be one of Handoff"],
-      [{ serialNumber, Type: "Handoff", Email: "jane-at-example" }, 400, "Email must be an e-mail address"],
+      [{ Type: "Handoff" }, 400, "Invalid request: serialNumber is required"],
+      [{ serialNumber }, 400, "Invalid request: Type is required"],
+      [{ serialNumber, Type: "Contact" }, 400, "Invalid request: Type must be Handoff"],
+      [
+        { serialNumber, Type: "Handoff", Email: "jane-at-example" },
+        400,
+        "Invalid request: Email must be an e-mail address",
+      ],
       [
         { serialNumber, Type: "Handoff", Phone: "555-01" },
         400,
-        "Phone must be a phone number with 7 to 15 digits, such as +1 512 555 0100",
+        "Invalid request: Phone must be a phone number with 7 to 15 digits, such as +1 512 555 0100",
       ],
       [
         { serialNumber, Type: "Handoff", Phone: "call 5125550100" },
         400,
-        "Phone must be a phone number with 7 to 15 digits, such as +1 512 555 0100",
+        "Invalid request: Phone must be a phone number with 7 to 15 digits, such as +1 512 555 0100",
       ],
-      [{ serialNumber, Type: "Handoff", Name: "x".repeat(201) }, 400, "Name must have at most 200 characters"],
-      [{ serialNumber, Type: "Handoff", Content: 42 }, 400, "Content must be a string"],
-      [{ serialNumber, Type: "Handoff", sessionID: "12" }, 400, "sessionID must be a number"],
-      [{ serialNumber, Type: "Handoff", sessionID: 0 }, 400, "sessionID must be at least 1"],
+      [
+        { serialNumber, Type: "Handoff", Name: "x".repeat(201) },
+        400,
+        "Invalid request: Name must have at most 200 characters",
+      ],
+      [{ serialNumber, Type: "Handoff", Content: 42 }, 400, "Invalid request: Content must be a string, not a number"],
+      [
+        { serialNumber, Type: "Handoff", sessionID: "12" },
+        400,
+        "Invalid request: sessionID must be a whole number ≥ 1, not a string",
+      ],
+      [{ serialNumber, Type: "Handoff", sessionID: 0 }, 400, "Invalid request: sessionID must be a whole number ≥ 1"],
+      [
+        { Type: "Lead", Email: "x", Phone: "1", Name: 5 },
+        400,
+        "Invalid request: serialNumber is required; Type must be Handoff; Name must be a string, not a number; " +
+          "Email must be an e-mail address; Phone must be a phone number with 7 to 15 digits, such as +1 512 555 0100",
+      ],
       [
         { serialNumber, Type: "Handoff", sessionID: foreignSession },
         404,
@@ -171,9 +189,15 @@ describe.each(await availableBackends())("leads (%s)", (backend) => {
       [{ serialNumber, startTime: "01/05/2024" }, "startTime must be a date as YYYY-MM-DD"],
       [{ serialNumber, endTime: "2024-02-30" }, "endTime must be a date as YYYY-MM-DD"],
       [{ serialNumber, startTime: "2024-05-02", endTime: "2024-05-01" }, "startTime must not be after endTime"],
-      [{ serialNumber, sessionID: 1.5 }, "sessionID must be a whole number"],
+      [{ serialNumber, sessionID: 1.5 }, "sessionID must be a whole number ≥ 1"],
+      [
+        { startTime: "2024-05-02", endTime: "2024-05-01", sessionID: "7" },
+        "serialNumber is required; sessionID must be a whole number ≥ 1, not a string; startTime must not be after endTime",
+      ],
     ];
-    for (const [body, message] of cases) expectFailure(await api.call(LIST, body, api.a.secret), 400, message);
+    for (const [body, problems] of cases) {
+      expectFailure(await api.call(LIST, body, api.a.secret), 400, `Invalid request: ${problems}`);
+    }
   });
 
   it("answers another workspace's chatbot like an unknown one, and LeadAdd wants the secret key", async () => {

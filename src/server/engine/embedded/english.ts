@@ -130,7 +130,7 @@ export const english: Phrasebook = {
   summary: (facts) =>
     [
       `${facts.propertyType} ${SALE[facts.saleType]}`,
-      facts.price,
+      facts.price ?? "price on request",
       plural(facts.bedrooms, "bed", "beds"),
       `${facts.bathroomsText} ${facts.bathrooms === 1 ? "bath" : "baths"}`,
       facts.area,
@@ -141,7 +141,7 @@ export const english: Phrasebook = {
     const lines = [
       `${facts.propertyType} ${SALE[facts.saleType]}${facts.city ? ` in ${facts.city}` : ""} (${mlsLabel(facts.mlsNumber)})`,
     ];
-    if (facts.price) lines.push(`${facts.saleType === "for_rent" ? "Rent" : "Price"}: ${facts.price}`);
+    lines.push(`${facts.saleType === "for_rent" ? "Rent" : "Price"}: ${facts.price ?? "on request"}`);
     if (facts.deposit) lines.push(`Deposit: ${facts.deposit}`);
     lines.push(`Status: ${STATUS[facts.status]}`);
     lines.push(`Bedrooms: ${facts.bedrooms} · Bathrooms: ${facts.bathroomsText}`);

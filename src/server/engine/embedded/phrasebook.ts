@@ -7,7 +7,10 @@ export interface ListingFacts {
   propertyType: string;
   saleType: SaleType;
   status: ListingStatus;
-  /** Sale price, or rent per month with the language's "/month". */
+  /**
+   * Sale price, or rent per month with the language's "/month"; undefined when the listing gives none (or 0),
+   * which the phrasebook says as "price on request": a listing is never shown with an empty price.
+   */
   price: string | undefined;
   bedrooms: number;
   bathrooms: number;

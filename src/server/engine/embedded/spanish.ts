@@ -117,7 +117,7 @@ export const spanish: Phrasebook = {
   summary: (facts) =>
     [
       `${facts.propertyType} ${SALE[facts.saleType]}`,
-      facts.price,
+      facts.price ?? "precio a consultar",
       plural(facts.bedrooms, "hab.", "hab."),
       `${facts.bathroomsText} ${facts.bathrooms === 1 ? "baño" : "baños"}`,
       facts.area,
@@ -128,7 +128,7 @@ export const spanish: Phrasebook = {
     const lines = [
       `${facts.propertyType} ${SALE[facts.saleType]}${facts.city ? ` en ${facts.city}` : ""} (${mlsLabel(facts.mlsNumber)})`,
     ];
-    if (facts.price) lines.push(`${facts.saleType === "for_rent" ? "Alquiler" : "Precio"}: ${facts.price}`);
+    lines.push(`${facts.saleType === "for_rent" ? "Alquiler" : "Precio"}: ${facts.price ?? "a consultar"}`);
     if (facts.deposit) lines.push(`Depósito: ${facts.deposit}`);
     lines.push(`Estado: ${STATUS[facts.status]}`);
     lines.push(`Habitaciones: ${facts.bedrooms} · Baños: ${facts.bathroomsText}`);
