@@ -1,4 +1,5 @@
 import type { InboundMessage, MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+import { CONTENT_SUBTYPES } from "./slack-schema.js";
 
 /** The bot as Slack knows it (from auth.test): needed to drop its own messages and to see mentions of it. */
 export interface SlackBotIdentity {
@@ -50,12 +51,6 @@ interface SlackFile {
 const CHANNEL = "slack";
 
 /**
- * Message subtypes that carry something a person wrote; every other subtype (edits, deletions, joins, bot
- * messages, the root of an assistant thread…) is bookkeeping and ignored.
- */
-const CONTENT_SUBTYPES = new Set(["file_share", "thread_broadcast", "me_message"]);
-
-/**
  * Reads a `message` or `app_mention` event. Direct messages (`channel_type` `im`) are all answered, in the thread
  * they were written in (assistant threads) or in the DM itself. In channels only messages that mention the bot,
  * or follow up in a thread the bot takes part in, count, and the answer goes in the message's thread (a new one
@@ -63,9 +58,11 @@ const CONTENT_SUBTYPES = new Set(["file_share", "thread_broadcast", "me_message"
  * event ids), so the event id the bridge deduplicates on is the message's channel and `ts`, which also covers
  * Slack's retries. The bot's own messages and other bots are ignored. A new assistant thread is greeted.
  */
-export function parseSlackEvent(event: SlackMessageEvent, context: SlackEventContext): ParsedSlackEvent {
-  if (event.type === "assistant_thread_started")
-    return threadStarted(event as unknown as AssistantThreadStarted, context);
+export function parseSlackEvent(
+  event: SlackMessageEvent | AssistantThreadStarted,
+  context: SlackEventContext,
+): ParsedSlackEvent {
+  if (isThreadStarted(event)) return threadStarted(event, context);
   if (event.type !== "message" && event.type !== "app_mention")
     return { kind: "ignored", reason: `${event.type} event` };
   if (event.subtype !== undefined && !CONTENT_SUBTYPES.has(event.subtype)) {
@@ -107,13 +104,17 @@ export function parseSlackEvent(event: SlackMessageEvent, context: SlackEventCon
   };
 }
 
+function isThreadStarted(event: SlackMessageEvent | AssistantThreadStarted): event is AssistantThreadStarted {
+  return event.type === "assistant_thread_started";
+}
+
 /** Opens the conversation in Slack's web client (which hands over to the desktop app). */
 function conversationLink(teamId: string | undefined, channel: string): string | undefined {
   return teamId ? `https://app.slack.com/client/${teamId}/${channel}` : undefined;
 }
 
 /** https://docs.slack.dev/reference/events/assistant_thread_started */
-interface AssistantThreadStarted {
+export interface AssistantThreadStarted {
   type: "assistant_thread_started";
   event_ts?: string;
   assistant_thread: { user_id: string; channel_id: string; thread_ts: string };

@@ -1,17 +1,14 @@
-import { App, ExpressReceiver, LogLevel, type Logger as SlackLogger } from "@slack/bolt";
-import type { NextFunction, Request, Response, Router } from "express";
+import { App, LogLevel, type Logger as SlackLogger } from "@slack/bolt";
+import type { Router } from "express";
 import type Keyv from "keyv";
 import type { Channel } from "../../src/bridge/channel.js";
 import type { InboundSink } from "../../src/bridge/inbound.js";
+import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
 import type { Logger } from "../../src/log.js";
 import { SlackChannel } from "./slack-channel.js";
-import {
-  parseQuickReply,
-  parseSlackEvent,
-  QUICK_REPLY_ACTION,
-  type QuickReplyClick,
-  type SlackMessageEvent,
-} from "./slack-events.js";
+import { parseQuickReply, parseSlackEvent, QUICK_REPLY_ACTION } from "./slack-events.js";
+import { SlackHttpReceiver } from "./slack-http.js";
+import type { CheckedBlockActions, CheckedMessageEvent, CheckedThreadStarted } from "./slack-schema.js";
 import { SlackSocketReceiver } from "./slack-socket.js";
 import { SlackThreads } from "./slack-threads.js";
 
@@ -27,9 +24,6 @@ export const SLACK_EVENTS_PATH = "/webhooks/slack/events";
 
 /** The interactivity path (button taps) of the default bot; named bots use `${SLACK_ACTIONS_PATH}/<botId>`. */
 export const SLACK_ACTIONS_PATH = "/webhooks/slack/actions";
-
-/** Slack's replay window: "more than five minutes from local time" is refused (https://docs.slack.dev/authentication/verifying-requests-from-slack). */
-const MAX_CLOCK_SKEW_S = 5 * 60;
 
 /** One bot's Slack settings: SLACK_* for the bot `default`, its `slack` entry in BRIDGE_CONFIG otherwise. */
 export interface SlackSettings {
@@ -59,6 +53,8 @@ export interface SlackStartOptions {
   /** How long a thread is remembered after its last message (the session idle time). */
   threadMemoryMs: number;
   log: Logger;
+  /** Where authentic payloads that do not fit what the bridge reads are reported (HTTP and Socket Mode). */
+  onMalformed?: ReportMalformed | undefined;
 }
 
 /** Slack running: its channel (undefined when disabled), its banner line, and how to stop receiving. */
@@ -71,12 +67,11 @@ export interface RunningSlack {
 
 /**
  * Starts one bot's Slack channel when it has a token and a way to receive. Over HTTP (a signing secret): a Bolt app
- * on an ExpressReceiver mounted at `POST /webhooks/slack/events` and `/webhooks/slack/actions` (or `/<botId>`),
- * which verifies each request's signature (HMAC-SHA256, compared in constant time; 401 and nothing processed
- * otherwise) and answers `url_verification`; requests more than five minutes old or ahead are refused with 401
- * before that, in both directions (Bolt checks only the past). Events are acknowledged once the bridge has taken
- * the message (milliseconds, well inside Slack's 3 s), so a failure to take it answers 500 and Slack delivers it
- * again. With an app-level token (SLACK_APP_TOKEN) it uses Socket Mode instead, for workspaces without a public URL.
+ * on a {@link SlackHttpReceiver} mounted at `POST /webhooks/slack/events` and `/webhooks/slack/actions` (or
+ * `/<botId>`), which verifies each request's timestamp and signature, answers `url_verification`, acknowledges
+ * payloads that do not fit what the bridge reads without dispatching them, and acknowledges events once the bridge
+ * has taken the message, so a failure to take it answers 500 and Slack delivers it again. With an app-level token
+ * (SLACK_APP_TOKEN) it uses Socket Mode instead, for workspaces without a public URL; payloads are sorted the same way.
  */
 export async function startSlack(options: SlackStartOptions): Promise<RunningSlack> {
   const { botId, slack, bridge, app, log } = options;
@@ -97,14 +92,22 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
   const logger = slackLogger(log.child({ channel: "slack", botId }));
   const http = slack.appToken
     ? undefined
-    : new ExpressReceiver({
+    : new SlackHttpReceiver({
         signingSecret: slack.signingSecret as string,
-        endpoints: { events: path, actions: actionsPath },
-        processBeforeResponse: true,
+        eventsPath: path,
+        actionsPath,
+        botId,
         logger,
+        onMalformed: options.onMalformed,
       });
   const socket = slack.appToken
-    ? new SlackSocketReceiver({ appToken: slack.appToken, apiUrl: slack.apiUrl, logger })
+    ? new SlackSocketReceiver({
+        appToken: slack.appToken,
+        apiUrl: slack.apiUrl,
+        botId,
+        logger,
+        onMalformed: options.onMalformed,
+      })
     : undefined;
   const bolt = new App({
     token: slack.botToken,
@@ -114,14 +117,18 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
   });
   const channel = new SlackChannel({ token: slack.botToken, apiUrl: slack.apiUrl, botId, log });
   const threads = new SlackThreads(options.memory, botId, options.threadMemoryMs);
+  // The receivers dispatch only payloads slack-schema.ts checked: these are their types.
   const receive = async ({ event, context, body }: { event: unknown; context: SlackContext; body: unknown }) => {
-    const message = event as SlackMessageEvent;
-    const inChannelThread = message.thread_ts !== undefined && message.channel_type !== "im";
+    const message = event as CheckedMessageEvent | CheckedThreadStarted;
     const parsed = parseSlackEvent(message, {
       bot: { userId: context.botUserId ?? "", botId: context.botId },
       botId,
       teamId: context.teamId ?? (body as { team_id?: string }).team_id,
-      joinedThread: inChannelThread && (await threads.has(message.channel, message.thread_ts as string)),
+      joinedThread:
+        message.type !== "assistant_thread_started" &&
+        message.thread_ts !== undefined &&
+        message.channel_type !== "im" &&
+        (await threads.has(message.channel, message.thread_ts)),
     });
     if (parsed.kind === "ignored") {
       log.debug({ channel: "slack", botId, reason: parsed.reason }, "event ignored");
@@ -137,7 +144,7 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
   bridge.attach(channel);
   bolt.action({ action_id: QUICK_REPLY_ACTION }, async ({ ack, body, context }) => {
     await ack();
-    const parsed = parseQuickReply(body as unknown as QuickReplyClick, {
+    const parsed = parseQuickReply(body as unknown as CheckedBlockActions, {
       bot: { userId: context.botUserId ?? "", botId: context.botId },
       botId,
       teamId: context.teamId,
@@ -146,10 +153,7 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
       throw new Error("the bridge is stopping");
     }
   });
-  if (http) {
-    app.use(refuseStaleRequests([path, actionsPath]));
-    app.use(http.router);
-  }
+  if (http) app.use(http.router);
   const identity = await channel.client.auth.test().then(
     (result) => `@${result.user ?? "bot"} in ${result.team ?? "the workspace"}`,
     (error: unknown) => {
@@ -178,19 +182,6 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
     stop: async () => {
       await socket.stop();
     },
-  };
-}
-
-/** 401 for a Slack request whose timestamp is missing or more than five minutes from now, either way. */
-function refuseStaleRequests(paths: string[]) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== "POST" || !paths.includes(req.path)) return next();
-    const timestamp = Number(req.get("x-slack-request-timestamp"));
-    if (!Number.isFinite(timestamp) || Math.abs(Date.now() / 1000 - timestamp) > MAX_CLOCK_SKEW_S) {
-      res.status(401).send();
-      return;
-    }
-    next();
   };
 }
 

@@ -1,10 +1,11 @@
-import type { Update } from "grammy/types";
 import type { InboundSink } from "../../src/bridge/inbound.js";
+import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
 import type { Logger } from "../../src/log.js";
+import { readUpdate } from "./telegram-schema.js";
 import { type BotIdentity, parseUpdate } from "./telegram-updates.js";
 
-/** What became of one update. */
-export type DeliveryOutcome = "accepted" | "duplicate" | "stopping" | "cancelled" | "ignored";
+/** What became of one update; `malformed` when it does not fit what the bridge reads (nothing of it is used). */
+export type DeliveryOutcome = "accepted" | "duplicate" | "stopping" | "cancelled" | "ignored" | "malformed";
 
 /** What a {@link TelegramInbound} needs. */
 export interface TelegramInboundOptions {
@@ -14,12 +15,15 @@ export interface TelegramInboundOptions {
   /** The bot of this deployment (`default` unless several are configured). */
   botId: string;
   log?: Logger | undefined;
+  /** Where updates that do not fit the schema are reported (counted and logged once). */
+  onMalformed?: ReportMalformed | undefined;
 }
 
 /**
  * Hands updates to the bridge, the same way for webhooks and long polling: parsed into messages (or a stop
- * request), updates that mean nothing to the bridge dropped. Anything that is not an Update (no numeric
- * update_id) is ignored: it came with the right secret, and refusing it would only make Telegram retry it.
+ * request), updates that mean nothing to the bridge dropped. An update that does not fit the schema of the fields
+ * the bridge reads (telegram-schema.ts) is `malformed`: reported, never handed on, and acknowledged like any other,
+ * since it came with the right secret (or from getUpdates) and refusing it would only make Telegram send it again.
  */
 export class TelegramInbound {
   readonly #options: TelegramInboundOptions;
@@ -35,11 +39,19 @@ export class TelegramInbound {
    */
   async deliver(update: unknown): Promise<DeliveryOutcome> {
     const { sink, botId, log } = this.#options;
-    if (!isUpdate(update)) {
-      log?.warn({ channel: "telegram", botId }, "ignored a webhook body that is not a Telegram update");
-      return "ignored";
+    // Checked before getMe, which a malformed update should not wait for.
+    const read = readUpdate(update);
+    if (!read.ok) {
+      this.#options.onMalformed?.({
+        channel: "telegram",
+        botId,
+        reason: read.reason,
+        body: update,
+        issues: read.issues,
+      });
+      return "malformed";
     }
-    const parsed = parseUpdate(update, { bot: await this.identity(), botId });
+    const parsed = parseUpdate(read.update, { bot: await this.identity(), botId });
     switch (parsed.kind) {
       case "message":
         return sink.accept(parsed.message);
@@ -47,8 +59,14 @@ export class TelegramInbound {
         sink.cancel(parsed.request);
         return "cancelled";
       case "ignored":
-        log?.debug({ channel: "telegram", botId, updateId: update.update_id, reason: parsed.reason }, "update ignored");
+        log?.debug(
+          { channel: "telegram", botId, updateId: read.update.update_id, reason: parsed.reason },
+          "update ignored",
+        );
         return "ignored";
+      case "malformed":
+        // readUpdate passed it above: parseUpdate checks the same schema.
+        return "malformed";
     }
   }
 
@@ -62,8 +80,4 @@ export class TelegramInbound {
     });
     return this.#bot;
   }
-}
-
-function isUpdate(body: unknown): body is Update {
-  return typeof body === "object" && body !== null && Number.isSafeInteger((body as { update_id?: unknown }).update_id);
 }

@@ -1,5 +1,4 @@
 import type { Api } from "grammy";
-import type { Update } from "grammy/types";
 import type { Logger } from "../../src/log.js";
 import { operatorProblem } from "./telegram-errors.js";
 import type { DeliveryOutcome } from "./telegram-inbound.js";
@@ -13,7 +12,8 @@ export const ALLOWED_UPDATES = ["message", "stopped_message_generation"] as cons
 /** Options of {@link TelegramPoller}. */
 export interface TelegramPollerOptions {
   api: Api;
-  deliver(update: Update): Promise<DeliveryOutcome>;
+  /** Takes any update, malformed ones included (they are acknowledged like the others). */
+  deliver(update: unknown): Promise<DeliveryOutcome>;
   log?: Logger | undefined;
   /** Long-poll duration in seconds (default 25; below common 30 s proxy timeouts). */
   timeoutSeconds?: number;
@@ -71,7 +71,7 @@ export class TelegramPoller {
           signal as GrammySignal,
         );
         this.#reported.clear();
-        const handed = await this.#hand(updates);
+        const handed = await this.#hand(updates as unknown[]);
         if (handed === "stopping") return;
         failures = handed === "ok" ? 0 : failures + 1;
         if (handed === "ok") continue;
@@ -84,8 +84,14 @@ export class TelegramPoller {
     }
   }
 
-  /** Hands updates over in order; an update the bridge did not take stays unconfirmed, to be read again. */
-  async #hand(updates: Update[]): Promise<"ok" | "failed" | "stopping"> {
+  /**
+   * Hands updates over in order; an update the bridge did not take stays unconfirmed, to be read again. A malformed
+   * update is confirmed like the others (the bridge reported it), through its own id when it has a usable one, else
+   * through the next update's. A batch that confirms nothing at all counts as a failure: reading it again at once
+   * would only return it again, so the loop backs off.
+   */
+  async #hand(updates: unknown[]): Promise<"ok" | "failed" | "stopping"> {
+    const before = this.#offset;
     for (const update of updates) {
       try {
         // Stopping: the update stays on Telegram's side for the next start.
@@ -94,9 +100,10 @@ export class TelegramPoller {
         this.#options.log?.warn({ err: error, channel: "telegram" }, "update not taken; reading it again");
         return "failed";
       }
-      this.#offset = update.update_id + 1;
+      const id = (update as { update_id?: unknown } | null)?.update_id;
+      if (typeof id === "number" && Number.isSafeInteger(id)) this.#offset = Math.max(this.#offset ?? 0, id + 1);
     }
-    return "ok";
+    return updates.length > 0 && this.#offset === before ? "failed" : "ok";
   }
 
   /** Each kind of failure is logged once until a poll succeeds again, not at every retry. */

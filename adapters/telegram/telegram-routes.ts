@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response, Router } from "express";
+import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
 import type { Logger } from "../../src/log.js";
 import { sameSecret } from "../../src/secrets.js";
 import type { DeliveryOutcome } from "./telegram-inbound.js";
@@ -28,15 +29,21 @@ export interface TelegramRoutesOptions {
   log?: Logger | undefined;
   /** See {@link DEFAULT_ACK_WITHIN_MS}. */
   ackWithinMs?: number | undefined;
+  /** Where authentic bodies that cannot be read (not JSON, over 1 MB) are reported. */
+  onMalformed?: ReportMalformed | undefined;
 }
+
+/** Telegram's updates are small; 1 MB leaves room for long captions and entities without inviting abuse. */
+const MAX_BODY = "1mb";
 
 /**
  * `POST /webhooks/telegram` (the bot `default`) and `POST /webhooks/telegram/:botId`. The secret header is
- * checked in constant time before the body is read: a missing or wrong one gets 401 and nothing is processed.
- * An authentic update is answered at once — 200 when the bridge took it, or it was a duplicate, or it could
- * not be read (retrying would not help); 503 while the bridge stops and 500 when it failed, so Telegram
- * delivers it again ("we will repeat the request", https://core.telegram.org/bots/api#setwebhook). The answer
- * itself is never awaited.
+ * checked in constant time before the body is read: a missing or wrong one gets 401 and nothing is read, so the
+ * 1 MB limit only ever applies to authentic requests. An authentic update is answered at once, always in JSON — 200
+ * when the bridge took it, or it was a duplicate, or it is malformed (not JSON, over 1 MB, or not fitting the schema
+ * of what the bridge reads: retrying would not help, and the answer stops Telegram from sending it again); 503
+ * while the bridge stops and 500 when it failed, so Telegram delivers it again ("we will repeat the request",
+ * https://core.telegram.org/bots/api#setwebhook). The answer itself is never awaited.
  */
 export function telegramWebhookRoutes(
   webhooks: ReadonlyMap<string, TelegramWebhook>,
@@ -70,12 +77,15 @@ export function telegramWebhookRoutes(
       res.status(500).json({ error: "the update could not be taken; retry" });
     } else res.status(outcome.value === "stopping" ? 503 : 200).json({ status: outcome.value });
   };
-  // Telegram's updates are small; 1 MB leaves room for long captions and entities without inviting abuse.
-  const body = express.json({ limit: "1mb", type: () => true });
-  const unreadable = (error: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(error);
-    options.log?.warn({ err: error, channel: "telegram" }, "ignored an unreadable webhook body");
-    res.status(200).json({ status: "ignored" });
+  // Not strict: a body of `null` or `5` is JSON that does not fit the schema, which TelegramInbound reports as such.
+  const body = express.json({ limit: MAX_BODY, type: () => true, strict: false });
+  const unreadable = (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    const type = (error as { type?: unknown } | undefined)?.type;
+    // Nobody is left to answer, or something else than the body failed.
+    if (res.headersSent || type === "request.aborted" || typeof type !== "string") return next(error);
+    const reason = type === "entity.too.large" ? "too_large" : "unreadable";
+    options.onMalformed?.({ channel: "telegram", botId: botIdOf(req), reason });
+    res.status(200).json({ status: "malformed" });
   };
   for (const path of [TELEGRAM_WEBHOOK_PATH, `${TELEGRAM_WEBHOOK_PATH}/:botId`]) {
     router.post(path, authenticate, body, receive, unreadable);

@@ -1,5 +1,6 @@
 import type { Channel } from "../../src/bridge/channel.js";
 import type { InboundSink } from "../../src/bridge/inbound.js";
+import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
 import { ConfigError } from "../../src/config-error.js";
 import type { Logger } from "../../src/log.js";
 import { TelegramChannel } from "./telegram-channel.js";
@@ -34,6 +35,8 @@ export interface TelegramStartOptions {
   /** The webhooks served by {@link telegramWebhookRoutes}; this bot's is added in webhook mode. */
   webhooks: Map<string, TelegramWebhook>;
   log: Logger;
+  /** Where updates that do not fit what the bridge reads are reported, in both modes. */
+  onMalformed?: ReportMalformed | undefined;
 }
 
 /** Telegram running: its channel (undefined when disabled), its banner line, and how to stop receiving. */
@@ -73,7 +76,7 @@ export async function startTelegram(options: TelegramStartOptions): Promise<Runn
   }
   const channel = new TelegramChannel({ token: botToken, apiRoot, botId, log });
   const getMe = () => channel.api.getMe().then((me) => ({ id: me.id, username: me.username }));
-  const inbound = new TelegramInbound({ sink: bridge, bot: getMe, botId, log });
+  const inbound = new TelegramInbound({ sink: bridge, bot: getMe, botId, log, onMalformed: options.onMalformed });
   bridge.attach(channel);
   const handle = await inbound.identity().then(
     (bot) => `@${bot.username}`,

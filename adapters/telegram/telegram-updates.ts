@@ -1,5 +1,12 @@
-import type { Message, MessageEntity, Update, User } from "grammy/types";
 import type { InboundMessage, MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+import type { Refusal } from "../../src/bridge/malformed-payloads.js";
+import {
+  readUpdate,
+  type TelegramEntity,
+  type TelegramMessage,
+  type TelegramUpdate,
+  type TelegramUser,
+} from "./telegram-schema.js";
 
 /** The bot as Telegram knows it (from getMe): needed to tell whether a group message addresses it. */
 export interface BotIdentity {
@@ -15,7 +22,8 @@ export type CancelRequest = Pick<InboundMessage, "channel" | "botId" | "target" 
 export type ParsedUpdate =
   | { kind: "message"; message: InboundMessage }
   | { kind: "cancel"; request: CancelRequest }
-  | { kind: "ignored"; reason: string };
+  | { kind: "ignored"; reason: string }
+  | { kind: "malformed"; refusal: Refusal };
 
 /** Where the parsed messages are said to come from. */
 export interface UpdateContext {
@@ -29,14 +37,19 @@ export interface UpdateContext {
 const CHANNEL = "telegram";
 
 /**
- * Reads a Telegram `Update` (https://core.telegram.org/bots/api#update). A new `message` with text, a caption
+ * Reads a Telegram `Update` (https://core.telegram.org/bots/api#update), first checked against the schema of the
+ * fields the bridge reads ({@link readUpdate}): one that does not fit is `malformed` and nothing of it is used (a
+ * chat id of "abc" must not become a conversation). A new `message` with text, a caption
  * or media becomes an {@link InboundMessage} whose `eventId` is the update_id (Telegram re-delivers an update
  * until it is acknowledged, so the bridge deduplicates on it). In groups only messages addressed to the bot
  * count: an `@mention` (removed from the text), a reply to one of its messages, or a command. Edits, channel
  * posts, other bots and service messages are ignored. `stopped_message_generation` (the stop button on a
  * draft, https://core.telegram.org/bots/api#messagegenerationstopped) becomes a cancel request.
  */
-export function parseUpdate(update: Update, context: UpdateContext): ParsedUpdate {
+export function parseUpdate(body: unknown, context: UpdateContext): ParsedUpdate {
+  const read = readUpdate(body);
+  if (!read.ok) return { kind: "malformed", refusal: read };
+  const update = read.update;
   if (update.stopped_message_generation) {
     const { chat, message_thread_id } = update.stopped_message_generation;
     const target: ReplyTarget = { chatId: String(chat.id), isGroup: false, threadId: optionalId(message_thread_id) };
@@ -93,7 +106,7 @@ interface Addressing {
 }
 
 /** Whether a message addresses the bot, and its text without the mention. Entity offsets are UTF-16 units, as in JS. */
-function addressing(text: string, entities: MessageEntity[], message: Message, bot: BotIdentity): Addressing {
+function addressing(text: string, entities: TelegramEntity[], message: TelegramMessage, bot: BotIdentity): Addressing {
   const handle = `@${bot.username}`.toLowerCase();
   let toBot = isReplyToBot(message, bot);
   let result = text;
@@ -102,7 +115,7 @@ function addressing(text: string, entities: MessageEntity[], message: Message, b
     const piece = text.slice(entity.offset, entity.offset + entity.length);
     const mentionsBot =
       (entity.type === "mention" && piece.toLowerCase() === handle) ||
-      (entity.type === "text_mention" && entity.user.id === bot.id);
+      (entity.type === "text_mention" && entity.user?.id === bot.id);
     if (mentionsBot) {
       toBot = true;
       result = result.slice(0, entity.offset) + result.slice(entity.offset + entity.length);
@@ -123,7 +136,7 @@ function addressing(text: string, entities: MessageEntity[], message: Message, b
  * A reply to one of the bot's messages. In forum topics every message "replies" to the topic's creation
  * message, which is not a reply to the bot even when the bot created the topic.
  */
-function isReplyToBot(message: Message, bot: BotIdentity): boolean {
+function isReplyToBot(message: TelegramMessage, bot: BotIdentity): boolean {
   const replied = message.reply_to_message;
   if (!replied || replied.forum_topic_created) return false;
   return replied.from?.id === bot.id;
@@ -143,10 +156,16 @@ function tidy(text: string): string {
  * map pins, polls, dice and games cannot be forwarded: they become an `unsupported` item, which the bridge answers
  * with the text saying what it can read instead of staying silent.
  */
-function mediaOf(message: Message): MediaRef[] {
+function mediaOf(message: TelegramMessage): MediaRef[] {
   const photo = message.photo?.at(-1);
   if (photo) return [{ kind: "image", platformId: photo.file_id, mimeType: "image/jpeg", sizeBytes: photo.file_size }];
-  type File = { file_id: string; mime_type?: string; file_size?: number; file_name?: string; duration?: number };
+  type File = {
+    file_id: string;
+    mime_type?: string | undefined;
+    file_size?: number | undefined;
+    file_name?: string | undefined;
+    duration?: number | undefined;
+  };
   const files: [MediaRef["kind"], File][] = [];
   if (message.voice) files.push(["voice", message.voice]);
   if (message.audio) files.push(["audio", message.audio]);
@@ -185,7 +204,7 @@ function mediaOf(message: Message): MediaRef[] {
  * A shared place or contact as a line of text the chatbot can use (an address, a phone number); a map pin without a
  * name or address means nothing to it and is refused instead (see {@link mediaOf}).
  */
-function sharedText(message: Message): string | undefined {
+function sharedText(message: TelegramMessage): string | undefined {
   if (message.venue) return `📍 ${[message.venue.title, message.venue.address].filter(Boolean).join(", ")}`;
   const contact = message.contact;
   if (contact)
@@ -193,7 +212,7 @@ function sharedText(message: Message): string | undefined {
   return undefined;
 }
 
-function displayName(user: User): string | undefined {
+function displayName(user: TelegramUser): string | undefined {
   const name = [user.first_name, user.last_name].filter(Boolean).join(" ").trim();
   return name || user.username || undefined;
 }
@@ -202,7 +221,7 @@ function optionalId(id: number | undefined): string | undefined {
   return id === undefined ? undefined : String(id);
 }
 
-function ignoredKind(update: Update): string {
+function ignoredKind(update: TelegramUpdate): string {
   const kind = Object.keys(update).find((key) => key !== "update_id");
   return kind ? `${kind} update` : "empty update";
 }

@@ -5,7 +5,8 @@ import { webChatPage } from "./page.js";
 import type { WebChannel } from "./web-channel.js";
 
 const visitorId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8–64 letters, digits, - or _");
-const postedMessage = z.object({
+/** A message the web chat page posts. */
+export const webChatMessage = z.object({
   visitorId,
   messageId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1–64 letters, digits, - or _"),
   text: z.string().trim().min(1, "must not be empty").max(4000),
@@ -13,7 +14,9 @@ const postedMessage = z.object({
 
 /**
  * The web chat: the page at `/`, `POST /webchat/messages` to send (answered 202 at once; the answer comes as
- * events) and `GET /webchat/events?visitor=…` (Server-Sent Events, resumable with Last-Event-ID).
+ * events) and `GET /webchat/events?visitor=…` (Server-Sent Events, resumable with Last-Event-ID). A post that is not
+ * a {@link webChatMessage} is answered 400 naming the field; one that is not JSON or over 16 KB is refused in JSON by
+ * the app's error handler (src/json-fallbacks.ts). Anyone can post here: nothing is counted or logged as malformed.
  */
 export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: { title: string }): Router {
   const router = Router();
@@ -21,7 +24,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: {
     res.type("html").set("cache-control", "no-cache").send(webChatPage(options.title));
   });
   router.post("/webchat/messages", express.json({ limit: "16kb" }), async (req, res) => {
-    const parsed = postedMessage.safeParse(req.body);
+    const parsed = webChatMessage.safeParse(req.body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       res.status(400).json({ error: `${issue?.path.join(".") || "body"} ${issue?.message ?? "is invalid"}` });

@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import express, { type Request, type Response, type Router } from "express";
 import type { Channel } from "../../src/bridge/channel.js";
 import type { InboundSink } from "../../src/bridge/inbound.js";
+import type { MalformedReason, Refusal, ReportMalformed } from "../../src/bridge/malformed-payloads.js";
 import type { Config } from "../../src/config.js";
 import type { Logger } from "../../src/log.js";
 import { sameSecret } from "../../src/secrets.js";
@@ -26,7 +27,12 @@ export interface WhatsAppStartOptions {
   onStatus?: (status: string) => void;
   /** Called with the code of each Graph error, for the metrics. */
   onGraphError?: (code: number) => void;
+  /** Where authentic deliveries that the bridge cannot use (not JSON, not fitting the schema) are reported. */
+  onMalformed?: ReportMalformed | undefined;
 }
+
+/** Meta's deliveries are small (a few KB, up to a hundred messages); the limit applies while the body streams in. */
+const MAX_BODY = "3mb";
 
 /** One line of the start banner. */
 export interface WhatsAppStatus {
@@ -41,7 +47,10 @@ export interface WhatsAppStatus {
  * `POST /webhooks/whatsapp` checks `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with the app secret, in
  * constant time; 401 and nothing processed otherwise), hands every message of the delivery to the bridge in order
  * and answers 200 at once — 500 if the bridge could not take them, so Meta delivers again (it retries for days,
- * and the bridge deduplicates on the message id).
+ * and the bridge deduplicates on the message id). A signed delivery that is not JSON or does not fit the schema of
+ * what the bridge reads (whatsapp-schema.ts) is reported and answered 200 `malformed`: none of it is used, and
+ * Meta stops sending it. The signature covers the body, so a body over 3 MB is refused (413, JSON, by the app's
+ * error handler) before it can be checked; answers are always JSON.
  */
 export function startWhatsApp(options: WhatsAppStartOptions): {
   channel: WhatsAppChannel | undefined;
@@ -89,10 +98,14 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
       res.type("text/plain").send(String(req.query["hub.challenge"] ?? ""));
       return;
     }
-    res.status(403).send("verification failed");
+    res.status(403).json({ error: "verification failed" });
   });
-  // Meta's deliveries are small; the raw bytes are what the signature covers.
-  router.post(path, express.raw({ type: () => true, limit: "3mb" }), async (req: Request, res: Response) => {
+  const malformed = (res: Response, reason: MalformedReason, body?: unknown, issues?: Refusal["issues"]) => {
+    options.onMalformed?.({ channel: "whatsapp", botId, reason, body, issues });
+    res.status(200).json({ status: "malformed" });
+  };
+  // The raw bytes are what the signature covers.
+  router.post(path, express.raw({ type: () => true, limit: MAX_BODY }), async (req: Request, res: Response) => {
     const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const expected = `sha256=${createHmac("sha256", appSecret).update(raw).digest("hex")}`;
     if (!sameSecret(expected, req.get("x-hub-signature-256") ?? "")) {
@@ -104,10 +117,14 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
       body = JSON.parse(raw.toString("utf8"));
     } catch {
       // Authentic but unreadable: retrying would not help.
-      res.status(200).json({ status: "ignored" });
+      malformed(res, "unreadable");
       return;
     }
     const delivery = parseDelivery(body, { botId, phoneNumberId });
+    if (delivery.malformed) {
+      malformed(res, delivery.malformed.reason, body, delivery.malformed.issues);
+      return;
+    }
     for (const status of delivery.statuses) options.onStatus?.(status.status);
     try {
       for (const message of delivery.messages) {

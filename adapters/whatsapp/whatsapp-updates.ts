@@ -1,40 +1,7 @@
 import type { InboundMessage, MediaRef } from "../../src/bridge/inbound.js";
+import type { Refusal } from "../../src/bridge/malformed-payloads.js";
 import { ASK_PREFIX } from "./whatsapp-channel.js";
-
-/** One message of a delivery (https://developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/overview). */
-interface WhatsAppMessage {
-  from?: string;
-  from_user_id?: string;
-  id: string;
-  timestamp?: string;
-  type: string;
-  text?: { body?: string };
-  interactive?: {
-    type: string;
-    button_reply?: { id: string; title: string };
-    list_reply?: { id: string; title: string };
-  };
-  button?: { text?: string; payload?: string };
-  image?: WhatsAppMedia;
-  audio?: WhatsAppMedia & { voice?: boolean };
-  video?: WhatsAppMedia;
-  document?: WhatsAppMedia & { filename?: string };
-  location?: { latitude: number; longitude: number; name?: string; address?: string };
-  contacts?: { name?: { formatted_name?: string }; phones?: { phone?: string }[] }[];
-}
-
-interface WhatsAppMedia {
-  id: string;
-  mime_type?: string;
-  caption?: string;
-}
-
-interface WhatsAppValue {
-  metadata?: { phone_number_id?: string };
-  contacts?: { profile?: { name?: string }; wa_id?: string; user_id?: string }[];
-  messages?: WhatsAppMessage[];
-  statuses?: { id: string; status: string; recipient_id?: string; errors?: { code: number; title?: string }[] }[];
-}
+import { readDelivery, type WhatsAppMedia, type WhatsAppMessage } from "./whatsapp-schema.js";
 
 /** A status update of a message the bot sent: recorded for metrics, never answered. */
 export interface WhatsAppStatus {
@@ -49,12 +16,16 @@ export interface ParsedDelivery {
   statuses: WhatsAppStatus[];
   /** Messages left out, with why (a reaction, an unsupported type, another phone number…). */
   ignored: string[];
+  /** Set when the delivery does not fit what the bridge reads: then nothing of it is used. */
+  malformed?: Refusal | undefined;
 }
 
 const CHANNEL = "whatsapp";
 
 /**
- * Reads every entry and change of a webhook delivery (one delivery may carry several messages, in order). Each
+ * Reads every entry and change of a webhook delivery (one delivery may carry several messages, in order), once it
+ * fits the schema of the fields the bridge reads ({@link readDelivery}; otherwise it is `malformed` and nothing of it
+ * is used: a sender of `{}` must not become a conversation). Each
  * message becomes an {@link InboundMessage} whose event id is its `wamid`, the key WhatsApp retries under for days.
  * Button and list replies are asked as the question they carry (or their title), template buttons as their text;
  * photos, voice notes, audio, video and documents become media (with their caption as text), photos marked as an
@@ -68,8 +39,9 @@ export function parseDelivery(
   context: { botId: string; phoneNumberId: string; now?: () => Date },
 ): ParsedDelivery {
   const parsed: ParsedDelivery = { messages: [], statuses: [], ignored: [] };
-  const entries = (body as { entry?: { changes?: { field?: string; value?: WhatsAppValue }[] }[] })?.entry ?? [];
-  for (const change of entries.flatMap((entry) => entry.changes ?? [])) {
+  const read = readDelivery(body);
+  if (!read.ok) return { ...parsed, malformed: read };
+  for (const change of read.delivery.entry.flatMap((entry) => entry.changes)) {
     const value = change.value;
     if (change.field !== "messages" || !value) continue;
     if (value.metadata?.phone_number_id !== context.phoneNumberId) {
@@ -158,7 +130,7 @@ function unsupported(label: string, messageId: string) {
   return { text: "", media: [{ kind: "unsupported" as const, label, platformId: messageId }] };
 }
 
-function media(kind: MediaRef["kind"], file: WhatsAppMedia | undefined, fileName?: string) {
+function media(kind: MediaRef["kind"], file: WhatsAppMedia | undefined, fileName?: string | undefined) {
   if (!file) return undefined;
   return {
     text: file.caption?.trim() ?? "",

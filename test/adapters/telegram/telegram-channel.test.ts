@@ -121,7 +121,7 @@ describe("TelegramPoller against the emulator", () => {
       timeoutSeconds: 1,
       backoffMs: 20,
       deliver: async (received): Promise<DeliveryOutcome> => {
-        const text = received.message?.text ?? "";
+        const text = (received as Update).message?.text ?? "";
         if (text === "second" && failOnce) {
           failOnce = false;
           throw new Error("store down");

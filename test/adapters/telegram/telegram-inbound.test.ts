@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { TelegramInbound } from "../../../adapters/telegram/telegram-inbound.js";
 import type { InboundMessage, InboundSink } from "../../../src/bridge/inbound.js";
+import type { MalformedPayload } from "../../../src/bridge/malformed-payloads.js";
+import { payloadShape } from "../../../src/bridge/payload-shape.js";
 import { FIXTURE_BOT, groupUpdate, replayFixture } from "./telegram-fixtures.js";
 
 /** A sink that records what it is given and answers like the bridge (duplicates by event id). */
@@ -46,10 +48,75 @@ describe("TelegramInbound", () => {
       },
     ]);
     expect(await inbound.deliver(groupUpdate({ text: "not for the bot" }))).toBe("ignored");
-    expect(await inbound.deliver({ hello: "world" })).toBe("ignored");
-    expect(await inbound.deliver(null)).toBe("ignored");
-    expect(await inbound.deliver({ update_id: "1" })).toBe("ignored");
+    expect(await inbound.deliver({ update_id: 10, edited_message: { message_id: 1 } })).toBe("ignored");
     expect(accepted).toEqual([]);
+  });
+
+  it("refuses updates that do not fit what it reads, reports each once by its shape, and hands nothing on", async () => {
+    const { sink, accepted, cancelled } = recordingSink();
+    const reports: MalformedPayload[] = [];
+    const inbound = new TelegramInbound({
+      sink,
+      bot: FIXTURE_BOT,
+      botId: "default",
+      onMalformed: (r) => reports.push(r),
+    });
+    const { followUp } = replayFixture();
+    const withMessage = (change: Record<string, unknown>) => ({
+      ...followUp,
+      message: { ...followUp.message, ...change },
+    });
+    const malformed: unknown[] = [
+      null,
+      "update",
+      [followUp],
+      { hello: "world" },
+      { update_id: "1", message: followUp.message },
+      withMessage({ chat: { id: "abc", type: "private" } }),
+      withMessage({ chat: { id: 1.5, type: "private" } }),
+      withMessage({ chat: { id: null, type: "private" } }),
+      withMessage({ chat: "7527593" }),
+      withMessage({ chat: undefined }),
+      withMessage({ text: 42 }),
+      withMessage({ text: "@vercelchatsdkbot hi", entities: { type: "mention" } }),
+      withMessage({ entities: [{ type: "mention", offset: "0", length: 17 }] }),
+      withMessage({ from: { id: "7527593", is_bot: false } }),
+      withMessage({ photo: [{ file_id: 5 }] }),
+      { update_id: 20, stopped_message_generation: { chat: { id: "5" } } },
+      { update_id: 21, stopped_message_generation: null },
+    ];
+    for (const update of malformed) expect(await inbound.deliver(update), JSON.stringify(update)).toBe("malformed");
+    // Only an update id, or only kinds Telegram does not document: an unknown type, refused the same way.
+    expect(await inbound.deliver({ update_id: 22 })).toBe("malformed");
+    expect(await inbound.deliver({ update_id: 23, x_unknown: { text: "hi" } })).toBe("malformed");
+    expect(accepted).toEqual([]);
+    expect(cancelled).toEqual([]);
+    expect(reports.map((report) => report.reason)).toEqual([
+      ...malformed.map(() => "schema"),
+      "unknown_type",
+      "unknown_type",
+    ]);
+    const chatAbc = reports[5];
+    expect(chatAbc?.issues?.map((issue) => issue.path.join("."))).toEqual(["message.chat.id"]);
+    expect(payloadShape(chatAbc?.body)).toMatchObject({ message: { chat: { id: "string" }, text: "string" } });
+  });
+
+  it("accepts what real updates carry: chat ids beyond 2^31, unknown fields, kinds it does not read", async () => {
+    const { sink, accepted } = recordingSink();
+    const inbound = new TelegramInbound({ sink, bot: FIXTURE_BOT, botId: "default", onMalformed: () => {} });
+    const { followUp } = replayFixture();
+    const update = {
+      ...followUp,
+      update_id: 77,
+      message: {
+        ...followUp.message,
+        chat: { ...followUp.message?.chat, id: 5_123_456_789_012 },
+        link_preview_options: { is_disabled: true },
+        a_field_of_a_future_bot_api: [1, 2, 3],
+      },
+    };
+    expect(await inbound.deliver(update)).toBe("accepted");
+    expect(accepted[0]?.target.chatId).toBe("5123456789012");
   });
 
   it("asks for the bot's identity once, and again after a failure", async () => {

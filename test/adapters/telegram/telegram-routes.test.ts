@@ -11,6 +11,7 @@ import {
   type TelegramWebhook,
   telegramWebhookRoutes,
 } from "../../../adapters/telegram/telegram-routes.js";
+import type { MalformedPayload, ReportMalformed } from "../../../src/bridge/malformed-payloads.js";
 
 vi.mock("node:crypto", async (importOriginal) => {
   const original = await importOriginal<typeof import("node:crypto")>();
@@ -41,9 +42,13 @@ function recordingWebhook(behaviour: { delayMs?: number; fail?: boolean; outcome
   return { webhook, received };
 }
 
-async function serve(webhooks: Map<string, TelegramWebhook>, ackWithinMs?: number): Promise<string> {
+async function serve(
+  webhooks: Map<string, TelegramWebhook>,
+  ackWithinMs?: number,
+  onMalformed?: ReportMalformed,
+): Promise<string> {
   const app = express();
-  app.use(telegramWebhookRoutes(webhooks, { ackWithinMs }));
+  app.use(telegramWebhookRoutes(webhooks, { ackWithinMs, onMalformed }));
   server = app.listen(0, "127.0.0.1");
   await once(server, "listening");
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -122,7 +127,7 @@ describe("telegramWebhookRoutes", () => {
     expect((await post(`${base}/webhooks/telegram`, update, SECRET)).status).toBe(200);
     const broken = await post(`${base}/webhooks/telegram`, "{not json", SECRET);
     expect(broken.status).toBe(200);
-    expect(await broken.json()).toEqual({ status: "ignored" });
+    expect(await broken.json()).toEqual({ status: "malformed" });
     expect(duplicate.received).toHaveLength(1);
   });
 
@@ -143,12 +148,39 @@ describe("telegramWebhookRoutes", () => {
     expect(second.received).toHaveLength(1);
   });
 
-  it("refuses bodies over 1 MB without handing them on", async () => {
+  it("acknowledges authentic bodies over 1 MB or not JSON as malformed, reports them, and hands nothing on", async () => {
     const { webhook, received } = recordingWebhook();
-    const base = await serve(new Map([["default", webhook]]));
+    const reports: MalformedPayload[] = [];
+    const base = await serve(new Map([["default", webhook]]), undefined, (report) => reports.push(report));
     const huge = JSON.stringify({ update_id: 2, message: { text: "x".repeat(1_100_000) } });
     const response = await post(`${base}/webhooks/telegram`, huge, SECRET);
     expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "malformed" });
+    expect((await post(`${base}/webhooks/telegram`, "{", SECRET)).status).toBe(200);
     expect(received).toEqual([]);
+    expect(reports).toEqual([
+      { channel: "telegram", botId: "default", reason: "too_large" },
+      { channel: "telegram", botId: "default", reason: "unreadable" },
+    ]);
+  });
+
+  it("answers an unauthenticated body over 1 MB 401 without reading it", async () => {
+    const { webhook, received } = recordingWebhook();
+    const reports: MalformedPayload[] = [];
+    const base = await serve(new Map([["default", webhook]]), undefined, (report) => reports.push(report));
+    const response = await post(`${base}/webhooks/telegram`, "x".repeat(2_000_000), "wrong");
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: "wrong or missing X-Telegram-Bot-Api-Secret-Token" });
+    expect(reports).toEqual([]);
+    expect(received).toEqual([]);
+  });
+
+  it("hands JSON that is not an object on, for the schema to refuse", async () => {
+    const { webhook, received } = recordingWebhook({ outcome: "malformed" });
+    const base = await serve(new Map([["default", webhook]]));
+    const response = await post(`${base}/webhooks/telegram`, "null", SECRET);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "malformed" });
+    expect(received).toEqual([null]);
   });
 });
