@@ -104,6 +104,7 @@ export class Bridge {
       outbox: deps.outbox,
       timeoutMs: deps.config.handoff.timeoutMs,
       log: deps.log,
+      metrics: deps.metrics,
       notify: (handoff, text) => {
         const attached = this.#channels.get(`${handoff.channel}:${handoff.botId}`);
         if (!attached) return Promise.reject(new Error(`channel ${handoff.channel} of bot ${handoff.botId} is gone`));

@@ -9,19 +9,50 @@ const DAY_MS = 24 * HOUR_MS;
 
 /** How long an id is remembered: longer than any platform re-delivers an event, and than a mail is retried. */
 const SUBMIT_CLAIM_TTL_MS = 8 * DAY_MS;
-/** The wait after the 1st, 2nd, … failed attempt; the last one repeats. */
-const RETRY_DELAYS_MS = [30_000, 2 * MINUTE_MS, 10 * MINUTE_MS, 30 * MINUTE_MS, HOUR_MS];
-/** A mail still failing this long after it was submitted is given up. */
-const GIVE_UP_AFTER_MS = 3 * DAY_MS;
+
+/** When the outbox tries a failed mail again, and when it gives up. */
+export interface MailRetryPolicy {
+  /** The wait after the 1st, 2nd, … failed attempt; the last one repeats. */
+  delaysMs: readonly number[];
+  /** A mail still failing this long after it was submitted is given up. */
+  giveUpAfterMs: number;
+  /** How often {@link MailOutbox.start} looks for mails that are due. */
+  passIntervalMs: number;
+}
+
+/** 30 s, 2 min, 10 min, 30 min, then hourly, for 3 days, looking every 15 s: what a real mail server needs. */
+export const DEFAULT_MAIL_RETRY: MailRetryPolicy = {
+  delaysMs: [30_000, 2 * MINUTE_MS, 10 * MINUTE_MS, 30 * MINUTE_MS, HOUR_MS],
+  giveUpAfterMs: 3 * DAY_MS,
+  passIntervalMs: 15_000,
+};
 
 const INDEX_KEY = "mail-outbox:pending";
 const entryKey = (id: string) => `mail-outbox:mail:${id}`;
 const claimKey = (id: string) => `mail-outbox:${id}`;
 
+/**
+ * What a submitter keeps with its mail to act on once the mail's fate is known (which conversation to tell, and
+ * what): stored with the mail, so it outlives a restart, and handed back to the outbox's listener.
+ */
+export type MailNote = Readonly<Record<string, string>>;
+
+/**
+ * A mail whose fate a retry decided: accepted by the server (`sent`), or given up (`failed`, refused for good or
+ * still failing at the deadline), with the note it was submitted with.
+ */
+export type SettledMail =
+  | { id: string; outcome: "sent"; note: MailNote | undefined }
+  | { id: string; outcome: "failed"; note: MailNote | undefined; error: MailError };
+
+/** Hears about each mail a retry settled; see {@link MailOutbox.onSettled}. */
+export type SettledMailListener = (settled: SettledMail) => Promise<void>;
+
 /** A mail waiting in the outbox, as stored. */
 interface OutboxEntry {
   id: string;
   mail: Mail;
+  note?: MailNote | undefined;
   createdAt: number;
   /** Attempts made so far (0 while the first one is under way). */
   attempts: number;
@@ -45,6 +76,8 @@ export interface MailOutboxDeps {
   metrics: BridgeMetrics;
   /** The clock, in epoch milliseconds (tests move it instead of waiting). */
   now?: () => number;
+  /** Changes to {@link DEFAULT_MAIL_RETRY} (tests shorten the waits). */
+  retry?: Partial<MailRetryPolicy> | undefined;
 }
 
 /** What one attempt came to; `failed` means given up. */
@@ -52,8 +85,9 @@ type Attempt = { outcome: "sent" } | { outcome: "retry" } | { outcome: "failed";
 
 /**
  * Mails that must not be lost: each is stored in the bridge store before it is sent, stays there until the mail
- * server accepts it, and is retried with backoff (30 s, 2 min, 10 min, 30 min, then hourly) for up to 3 days, by
- * this process or — after a restart — the next one on the same store.
+ * server accepts it, and is retried with backoff ({@link DEFAULT_MAIL_RETRY}: 30 s, 2 min, 10 min, 30 min, then
+ * hourly) for up to 3 days, by this process or — after a restart — the next one on the same store. A mail may carry a {@link MailNote}, stored
+ * with it, which the {@link onSettled} listener gets back when a retry delivers the mail or gives it up.
  *
  * Storage, in the store's Keyv: `mail-outbox:mail:<id>` holds each waiting mail and `mail-outbox:pending` the
  * list of their ids, which a new outbox reads to find them; the store's claims record every submitted id for
@@ -71,6 +105,8 @@ export class MailOutbox {
   readonly #log: Logger;
   readonly #metrics: BridgeMetrics;
   readonly #now: () => number;
+  readonly #retry: MailRetryPolicy;
+  #listener: SettledMailListener | undefined;
   /** Ids being sent right now, which a retry pass leaves alone. */
   readonly #sending = new Set<string>();
   #indexWrites: Promise<unknown> = Promise.resolve();
@@ -83,22 +119,38 @@ export class MailOutbox {
     this.#log = deps.log;
     this.#metrics = deps.metrics;
     this.#now = deps.now ?? Date.now;
+    this.#retry = { ...DEFAULT_MAIL_RETRY, ...deps.retry };
+  }
+
+  /**
+   * Sets the one listener (replacing any earlier one) told about each mail a retry pass settles: delivered at
+   * last, or given up. The outcome of a mail's first attempt is {@link submit}'s result instead, so the listener
+   * hears only about mails that submit reported "queued" — or that a process died sending.
+   *
+   * The listener is awaited before the mail leaves the store, so what it records outlives a crash: a process
+   * dying after the server accepted the mail but before the listener finished sends the mail again after the
+   * restart, and tells the listener again (at least once, like the mail itself). A listener that rejects is
+   * logged; the mail is not sent again for it.
+   */
+  onSettled(listener: SettledMailListener): void {
+    this.#listener = listener;
   }
 
   /**
    * Stores the mail under the idempotency key `id` and sends it at once: "sent" when the server accepted it,
-   * "queued" when it failed for now and will be retried, "duplicate" when `id` was submitted before (nothing is
-   * sent). Rejects with a permanent {@link MailError} when the server refused it for good, and with the store's
-   * error when it could not be stored (then the id is released, so a re-delivery may try again).
+   * "queued" when it failed for now and will be retried (the {@link onSettled} listener then hears, with `note`,
+   * how it ended), "duplicate" when `id` was submitted before (nothing is sent). Rejects with a permanent
+   * {@link MailError} when the server refused it for good, and with the store's error when it could not be stored
+   * (then the id is released, so a re-delivery may try again).
    */
-  async submit(id: string, mail: Mail): Promise<"sent" | "queued" | "duplicate"> {
+  async submit(id: string, mail: Mail, note?: MailNote): Promise<"sent" | "queued" | "duplicate"> {
     if (!(await this.#store.claimOnce(claimKey(id), SUBMIT_CLAIM_TTL_MS))) return "duplicate";
     const now = this.#now();
-    const entry: OutboxEntry = { id, mail, createdAt: now, attempts: 0, nextAttemptAt: now };
+    const entry: OutboxEntry = { id, mail, note, createdAt: now, attempts: 0, nextAttemptAt: now };
     this.#sending.add(id);
     try {
       await this.#keep(entry);
-      const attempt = await this.#attempt(entry);
+      const attempt = await this.#attempt(entry, false);
       if (attempt.outcome === "failed") throw attempt.error;
       return attempt.outcome === "sent" ? "sent" : "queued";
     } finally {
@@ -115,10 +167,11 @@ export class MailOutbox {
   }
 
   /**
-   * Runs a retry pass now — sending what a previous process left — and then every `intervalMs`. The timer does
-   * not keep the process alive.
+   * Runs a retry pass now — sending what a previous process left — and then every `intervalMs` (the policy's
+   * passIntervalMs, 15 s by default). The timer does not keep the process alive. Set the {@link onSettled}
+   * listener first, and start once whatever it reaches (the channels) is ready: the first pass may settle mails.
    */
-  start(intervalMs = 15_000): void {
+  start(intervalMs = this.#retry.passIntervalMs): void {
     if (this.#timer) return;
     this.#timer = setInterval(() => this.#runPass(), intervalMs);
     this.#timer.unref();
@@ -163,7 +216,7 @@ export class MailOutbox {
       try {
         const entry = await this.#store.keyv.get<OutboxEntry>(entryKey(id));
         if (!entry) await this.#changeIndex((pending) => pending.filter((other) => other !== id));
-        else if (entry.nextAttemptAt <= this.#now()) await this.#attempt(entry);
+        else if (entry.nextAttemptAt <= this.#now()) await this.#attempt(entry, true);
       } catch (error) {
         // One unreadable entry must not hold back the others.
         this.#log.error({ err: error, mailId: id }, "a waiting mail could not be read from the store");
@@ -186,10 +239,11 @@ export class MailOutbox {
   }
 
   /**
-   * Sends a stored mail once and records what came of it. Never rejects: the mail is on its way or stored
-   * whatever the store does afterwards, so a failure to update the entry is logged, not reported as unsent.
+   * Sends a stored mail once and records what came of it, telling the listener first when `report` (a retry)
+   * and the mail is settled. Never rejects: the mail is on its way or stored whatever the store does afterwards,
+   * so a failure to update the entry is logged, not reported as unsent.
    */
-  async #attempt(entry: OutboxEntry): Promise<Attempt> {
+  async #attempt(entry: OutboxEntry, report: boolean): Promise<Attempt> {
     const attempts = entry.attempts + 1;
     const about = { mailId: entry.id, to: entry.mail.to, attempts };
     let failure: MailError | undefined;
@@ -202,6 +256,7 @@ export class MailOutbox {
     if (!failure) {
       this.#metrics.mails.inc({ outcome: "sent" });
       this.#log.info(about, "mail sent");
+      if (report) await this.#report({ id: entry.id, outcome: "sent", note: entry.note });
       await this.#forget(entry.id).catch((error: unknown) =>
         this.#log.error(
           { ...about, err: error },
@@ -211,18 +266,21 @@ export class MailOutbox {
       return { outcome: "sent" };
     }
     const now = this.#now();
-    if (!failure.temporary || now - entry.createdAt >= GIVE_UP_AFTER_MS) {
+    if (!failure.temporary || now - entry.createdAt >= this.#retry.giveUpAfterMs) {
       this.#metrics.mails.inc({ outcome: "failed" });
       this.#log.error(
-        { ...about, subject: entry.mail.subject, err: failure },
-        failure.temporary ? "gave up a mail still failing after 3 days" : "the mail server refused a mail for good",
+        { ...about, subject: entry.mail.subject, err: failure, failingForMs: now - entry.createdAt },
+        failure.temporary
+          ? "gave up a mail still failing at the end of its retries"
+          : "the mail server refused a mail for good",
       );
+      if (report) await this.#report({ id: entry.id, outcome: "failed", note: entry.note, error: failure });
       await this.#forget(entry.id).catch((error: unknown) =>
         this.#log.error({ ...about, err: error }, "a failed mail could not be removed from the outbox"),
       );
       return { outcome: "failed", error: failure };
     }
-    const nextAttemptAt = now + retryDelayMs(attempts);
+    const nextAttemptAt = now + this.#retryDelayMs(attempts);
     this.#metrics.mails.inc({ outcome: "retry" });
     this.#log.warn({ ...about, nextAttemptAt, err: failure }, "mail not sent yet: it will be retried");
     // If this write fails the stored entry is still due, so the next pass tries again early rather than never.
@@ -232,6 +290,24 @@ export class MailOutbox {
         this.#log.error({ ...about, err: error }, "the mail's next attempt could not be stored"),
       );
     return { outcome: "retry" };
+  }
+
+  /** Tells the listener, if any, what became of a mail; its failure is logged, never passed on. */
+  async #report(settled: SettledMail): Promise<void> {
+    try {
+      await this.#listener?.(settled);
+    } catch (error) {
+      this.#log.error(
+        { err: error, mailId: settled.id, outcome: settled.outcome },
+        "what follows a settled mail failed; the mail is not sent again for it",
+      );
+    }
+  }
+
+  /** The wait after the `attempts`th failed attempt. */
+  #retryDelayMs(attempts: number): number {
+    const delays = this.#retry.delaysMs;
+    return delays[Math.min(attempts, delays.length) - 1] ?? HOUR_MS;
   }
 
   /** Unlists the id, then deletes the entry, so a failure in between leaves no listed id without its mail. */
@@ -254,9 +330,4 @@ export class MailOutbox {
     this.#indexWrites = write.catch(() => {});
     return write;
   }
-}
-
-/** The wait after the `attempts`th failed attempt. */
-function retryDelayMs(attempts: number): number {
-  return RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length) - 1] ?? HOUR_MS;
 }

@@ -3,6 +3,7 @@ import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { adminRoutes } from "../../src/admin/admin-routes.js";
 import { HandoffDesk } from "../../src/bridge/handoff/handoff-desk.js";
+import { createBridgeMetrics } from "../../src/bridge/metrics.js";
 import { openBridgeStore } from "../../src/bridge/store/bridge-store.js";
 import { createLogger } from "../../src/log.js";
 import { closeServer, listenOnLoopback, loopbackUrl } from "../support/loopback-server.js";
@@ -21,6 +22,7 @@ async function serve(token: string | undefined): Promise<string> {
     outbox: undefined,
     timeoutMs: 60_000,
     log: createLogger("silent"),
+    metrics: createBridgeMetrics(),
     notify: async () => undefined,
   });
   const app = express();

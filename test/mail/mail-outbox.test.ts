@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type BridgeMetrics, createBridgeMetrics } from "../../src/bridge/metrics.js";
 import { type BridgeStore, openBridgeStore } from "../../src/bridge/store/bridge-store.js";
 import { createLogger } from "../../src/log.js";
-import { MailOutbox } from "../../src/mail/mail-outbox.js";
+import { MailOutbox, type MailRetryPolicy, type SettledMail } from "../../src/mail/mail-outbox.js";
 import { createSmtpMailer, type Mail, MailError, type Mailer } from "../../src/mail/smtp-mailer.js";
 import { SmtpSink } from "../support/smtp-sink.js";
 import { removeDataDir, tempDataDir } from "../support/sqlite.js";
@@ -229,6 +229,33 @@ describe("MailOutbox against a real SMTP server and a SQLite store", () => {
     expect(await second.submit("handoff:telegram:9", MAIL)).toBe("duplicate");
   });
 
+  it("keeps a mail's note through a restart and hands it to the next process's listener when the mail goes out", async () => {
+    const first = newOutbox(await openStore());
+    const firstHeard: SettledMail[] = [];
+    first.onSettled(async (settled) => {
+      firstHeard.push(settled);
+    });
+    sink.failNext("RCPT", 451);
+    const note = { conversation: "telegram:default:42", confirmation: "A person will write." };
+    expect(await first.submit("handoff:telegram:13", MAIL, note)).toBe("queued");
+    await stores[0]?.close();
+
+    clock += 30 * SECOND;
+    const second = newOutbox(await openStore());
+    const heard: SettledMail[] = [];
+    second.onSettled(async (settled) => {
+      heard.push(settled);
+    });
+    await second.retryDue();
+    expect(sink.received).toHaveLength(1);
+    expect(heard).toEqual([{ id: "handoff:telegram:13", outcome: "sent", note }]);
+    expect(firstHeard).toEqual([]);
+    clock += HOUR;
+    await second.retryDue();
+    expect(heard).toHaveLength(1);
+    expect(sink.received).toHaveLength(1);
+  });
+
   it("never writes the SMTP password into the logs or the errors", async () => {
     const secret = "w0ng-P@ss:word";
     const wrongPassword = createSmtpMailer({ smtpUrl: sink.url(secret), from: "bot@example.com" });
@@ -268,7 +295,30 @@ describe("MailOutbox on a memory store with scripted mailers", () => {
 
   afterEach(() => store.close());
 
-  const newOutbox = (mailer: Mailer) => new MailOutbox({ store, mailer, log: logged.log, metrics, now: () => clock });
+  const newOutbox = (mailer: Mailer, retry?: Partial<MailRetryPolicy>) =>
+    new MailOutbox({ store, mailer, log: logged.log, metrics, now: () => clock, retry });
+
+  /** A mailer answering each send with the next of `replies` (undefined: accepted), then accepting. */
+  const scripted = (replies: (MailError | undefined)[]): Mailer & { sends: number } => ({
+    sends: 0,
+    async send() {
+      this.sends++;
+      const reply = replies.shift();
+      if (reply) throw reply;
+    },
+    close() {},
+  });
+  const later = () => new MailError("451 try again later", true, 451);
+
+  /** An outbox whose listener records what it hears. */
+  const listening = (mailer: Mailer, retry?: Partial<MailRetryPolicy>) => {
+    const outbox = newOutbox(mailer, retry);
+    const heard: SettledMail[] = [];
+    outbox.onSettled(async (settled) => {
+      heard.push(settled);
+    });
+    return { outbox, heard };
+  };
 
   it("waits 30 s, 2 min, 10 min, 30 min, 1 h, then hourly, and gives up after 3 days", async () => {
     const mailer = failingMailer();
@@ -298,8 +348,9 @@ describe("MailOutbox on a memory store with scripted mailers", () => {
     expect(gaveUp).toMatchObject({
       to: MAIL.to,
       subject: MAIL.subject,
-      msg: "gave up a mail still failing after 3 days",
+      msg: "gave up a mail still failing at the end of its retries",
     });
+    expect(gaveUp.failingForMs).toBe(clock);
   });
 
   it("gives up at once when a retry is refused for good (5xx)", async () => {
@@ -338,6 +389,102 @@ describe("MailOutbox on a memory store with scripted mailers", () => {
     expect(await outbox.pending()).toEqual([]);
     expect(await outbox.submit("handoff:slack:3", MAIL)).toBe("sent");
     expect(sent).toBe(1);
+  });
+
+  it("tells its listener, with the note, when a retry delivers a queued mail — not when submit delivers it", async () => {
+    const { outbox, heard } = listening(scripted([undefined, later()]));
+    expect(await outbox.submit("handoff:slack:5", MAIL, { conversation: "a" })).toBe("sent");
+    expect(await outbox.submit("handoff:slack:6", MAIL, { conversation: "b" })).toBe("queued");
+    expect(await outbox.submit("handoff:slack:7", MAIL)).toBe("sent");
+    await outbox.retryDue();
+    expect(heard).toEqual([]);
+    clock += 30 * SECOND;
+    await outbox.retryDue();
+    await outbox.retryDue();
+    expect(heard).toEqual([{ id: "handoff:slack:6", outcome: "sent", note: { conversation: "b" } }]);
+  });
+
+  it("tells its listener when it gives a queued mail up, refused for good or failing past the deadline", async () => {
+    const refused = new MailError("550 no such user", false, 550);
+    const { outbox, heard } = listening(scripted([later(), refused, ...Array.from({ length: 4 }, later)]), {
+      delaysMs: [SECOND],
+      giveUpAfterMs: 3 * SECOND,
+    });
+    expect(await outbox.submit("handoff:slack:8", MAIL, { conversation: "refused" })).toBe("queued");
+    clock += SECOND;
+    await outbox.retryDue();
+    expect(heard).toEqual([
+      { id: "handoff:slack:8", outcome: "failed", note: { conversation: "refused" }, error: refused },
+    ]);
+
+    expect(await outbox.submit("handoff:slack:9", MAIL, { conversation: "late" })).toBe("queued");
+    for (let second = 1; second <= 3; second++) {
+      clock += SECOND;
+      await outbox.retryDue();
+    }
+    expect(heard).toHaveLength(2);
+    expect(heard[1]).toMatchObject({ id: "handoff:slack:9", outcome: "failed", note: { conversation: "late" } });
+    expect((heard[1] as { error: MailError }).error.temporary).toBe(true);
+    expect(await outbox.pending()).toEqual([]);
+  });
+
+  it("waits for its listener before dropping the mail: a process dying meanwhile sends it and tells again", async () => {
+    const mailer = scripted([later()]);
+    const dying = newOutbox(mailer);
+    let heardByDying = 0;
+    // The listener of a process that dies in the middle of it never finishes.
+    dying.onSettled(() => {
+      heardByDying++;
+      return new Promise<void>(() => {});
+    });
+    expect(await dying.submit("handoff:slack:10", MAIL, { conversation: "c" })).toBe("queued");
+    clock += 30 * SECOND;
+    void dying.retryDue();
+    await until(() => (heardByDying === 1 ? true : undefined));
+    expect(await store.keyv.get("mail-outbox:pending")).toEqual(["handoff:slack:10"]);
+
+    const { outbox: next, heard } = listening(mailer);
+    await next.retryDue();
+    expect(mailer.sends).toBe(3);
+    expect(heard).toEqual([{ id: "handoff:slack:10", outcome: "sent", note: { conversation: "c" } }]);
+    expect(await next.pending()).toEqual([]);
+  });
+
+  it("logs a listener that fails, and does not send the mail again for it", async () => {
+    const mailer = scripted([later()]);
+    const outbox = newOutbox(mailer);
+    outbox.onSettled(async () => {
+      throw new Error("the channel is gone");
+    });
+    expect(await outbox.submit("handoff:slack:11", MAIL, { conversation: "c" })).toBe("queued");
+    clock += 30 * SECOND;
+    await outbox.retryDue();
+    clock += HOUR;
+    await outbox.retryDue();
+    expect(mailer.sends).toBe(2);
+    expect(await outbox.pending()).toEqual([]);
+    const failure = logged.lines.map((line) => JSON.parse(line)).find((entry) => entry.level === 50);
+    expect(failure).toMatchObject({
+      mailId: "handoff:slack:11",
+      outcome: "sent",
+      err: { message: "the channel is gone" },
+    });
+  });
+
+  it("retries on the policy it is given", async () => {
+    const mailer = failingMailer();
+    const outbox = newOutbox(mailer, { delaysMs: [100, 250], giveUpAfterMs: 1000 });
+    expect(await outbox.submit("handoff:slack:12", MAIL)).toBe("queued");
+    const waits: number[] = [];
+    let [pending] = await outbox.pending();
+    while (pending) {
+      waits.push(pending.nextAttemptAt - clock);
+      clock = pending.nextAttemptAt;
+      await outbox.retryDue();
+      [pending] = await outbox.pending();
+    }
+    expect(waits).toEqual([100, 250, 250, 250, 250]);
+    expect(clock).toBe(1100);
   });
 
   it("drops a listed id whose mail is gone from the store", async () => {

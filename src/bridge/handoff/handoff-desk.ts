@@ -1,7 +1,8 @@
 import type Keyv from "keyv";
 import type { Logger } from "../../log.js";
-import type { MailOutbox } from "../../mail/mail-outbox.js";
+import type { MailNote, MailOutbox, SettledMail } from "../../mail/mail-outbox.js";
 import type { InboundMessage, ReplyTarget } from "../inbound.js";
+import type { BridgeMetrics } from "../metrics.js";
 import type { TranscriptEntry } from "../transcript.js";
 import { followUpMail, type HandoffCase, handoffMail } from "./handoff-mail.js";
 import { handoffTexts } from "./handoff-texts.js";
@@ -20,6 +21,11 @@ export interface Handoff extends HandoffCase {
   followUpKey?: string | undefined;
   /** The chatbot's AIResponseLanguage when the handoff began: the bot's own texts are in it. */
   language?: string | undefined;
+  /**
+   * The outbox id of the mail that asked for a person: a late confirmation, or the news that the mail was given
+   * up, belongs to this handoff and no later one. Unset in handoffs stored by versions before it existed.
+   */
+  mailId?: string | undefined;
 }
 
 /** What became of a request for a person, and what the user is told. */
@@ -31,6 +37,8 @@ export interface HandoffOutcome {
 /** Follow-ups written within this long of the first go out in one mail. */
 const FOLLOW_UP_BATCH_MS = 60_000;
 const INDEX_KEY = "handoff:active";
+/** How long a confirmation given is remembered: longer than the outbox keeps retrying, or re-sending, its mail. */
+const CONFIRMED_TTL_MS = 8 * 24 * 60 * 60 * 1000;
 
 /** What a {@link HandoffDesk} works with. */
 export interface HandoffDeskOptions {
@@ -39,7 +47,11 @@ export interface HandoffDeskOptions {
   outbox: MailOutbox | undefined;
   timeoutMs: number;
   log: Logger;
-  /** Tells a user something in their conversation (the bot is back after a timeout). */
+  metrics: BridgeMetrics;
+  /**
+   * Tells a user something in their conversation outside an answer (the bot is back after a timeout, the mail
+   * went out late), through the channel and its pacer like any other message; rejects when that failed.
+   */
   notify: (handoff: Handoff, text: string) => Promise<void>;
   now?: () => number;
   followUpBatchMs?: number;
@@ -51,6 +63,23 @@ export interface HandoffDeskOptions {
  * accepted or safely queued, puts the conversation in the `human` state; the user's further messages are collected
  * and mailed as one follow-up a minute; the conversation returns to the bot on /bot, an operator's resume, or the
  * timeout, and the user is told. State lives in the bridge store (one bridge process per store).
+ *
+ * A request whose mail could only be queued is answered "it will be sent as soon as possible"; the outbox keeps,
+ * with the mail, which conversation it is for and the confirmation to give, and tells the desk when a retry
+ * settles it — also in the next process after a restart. Then, only while that same handoff lasts:
+ * - delivered: the user gets the confirmation (TalkToHumanResponseMessage / HANDOFF_MESSAGE) once, through the
+ *   channel and its pacer like any message. That it was given is recorded in the store right after the platform
+ *   took it, and the outbox drops the mail only after that; a process dying in between sends the mail again after
+ *   the restart and, only when it died between the platform taking the confirmation and the record (one local
+ *   store write), the confirmation too. So the worst case is the confirmation twice; a crash never loses it.
+ *   A platform refusing it (the user blocked the bot) is logged and counted, not retried.
+ * - given up (refused for good, or still failing at the outbox's deadline): the handoff ends and the user is told
+ *   honestly that the request never reached the team and the assistant is back; their unmailed follow-ups are
+ *   dropped, as there is no request for them to follow.
+ * When the handoff is over by then (/bot, an operator's resume, the timeout — or a new handoff since), the user
+ * hears nothing more about that mail: they were told the assistant is back, which a late "a person will reply
+ * here soon" would contradict, and no person is waiting to reply in the conversation any more. The mail itself
+ * still reaches the team, with the link to reach the user; the log says so.
  */
 export class HandoffDesk {
   readonly #options: HandoffDeskOptions;
@@ -60,10 +89,13 @@ export class HandoffDesk {
   #timer: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> | undefined;
   readonly #reported = new Set<string>();
+  /** Requests whose handoff is being written, by mail id: a retry settling that mail waits for the record. */
+  readonly #requesting = new Map<string, Promise<void>>();
 
   constructor(options: HandoffDeskOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    options.outbox?.onSettled((settled) => this.#mailSettled(settled));
   }
 
   /** The conversation's handoff while it lasts; an expired one is ended (and the user told) first. */
@@ -102,6 +134,7 @@ export class HandoffDesk {
       return { outcome: "unavailable", reply: texts.unavailable };
     }
     const now = this.#now();
+    const mailId = `handoff:${message.channel}:${message.botId}:${message.eventId}`;
     const handoff: Handoff = {
       conversation,
       channel: message.channel,
@@ -114,23 +147,33 @@ export class HandoffDesk {
       mailTo: context.mailTo,
       followUps: [],
       language: context.language,
+      mailId,
     };
-    let submitted: "sent" | "queued" | "duplicate";
+    let written = () => {};
+    this.#requesting.set(mailId, new Promise<void>((resolve) => (written = resolve)));
     try {
-      submitted = await outbox.submit(
-        `handoff:${message.channel}:${message.botId}:${message.eventId}`,
-        handoffMail(context.mailTo, handoff, context.transcript),
-      );
-    } catch (error) {
-      log.error({ err: error, conversation, channel: message.channel }, "the handoff mail could not be sent or queued");
-      return { outcome: "failed", reply: texts.failed };
+      let submitted: "sent" | "queued" | "duplicate";
+      try {
+        const note: HandoffNote = { conversation, confirmation: context.confirmation };
+        submitted = await outbox.submit(mailId, handoffMail(context.mailTo, handoff, context.transcript), note);
+      } catch (error) {
+        log.error(
+          { err: error, conversation, channel: message.channel },
+          "the handoff mail could not be sent or queued",
+        );
+        return { outcome: "failed", reply: texts.failed };
+      }
+      await this.#options.keyv.set(key(conversation), handoff);
+      await this.#index((list) => (list.includes(conversation) ? list : [...list, conversation]));
+      log.info({ conversation, channel: message.channel, outcome: submitted }, "conversation handed to a person");
+      if (submitted === "queued") return { outcome: "queued", reply: texts.delayed };
+      // The caller gives the confirmation now; should the outbox ever settle this mail again, it is not repeated.
+      await this.#recordConfirmed(mailId);
+      return { outcome: "sent", reply: context.confirmation };
+    } finally {
+      written();
+      this.#requesting.delete(mailId);
     }
-    await this.#options.keyv.set(key(conversation), handoff);
-    await this.#index((list) => (list.includes(conversation) ? list : [...list, conversation]));
-    log.info({ conversation, channel: message.channel, outcome: submitted }, "conversation handed to a person");
-    return submitted === "queued"
-      ? { outcome: "queued", reply: texts.delayed }
-      : { outcome: "sent", reply: context.confirmation };
   }
 
   /** Keeps a message the user wrote during the handoff, for the next follow-up mail. */
@@ -212,18 +255,63 @@ export class HandoffDesk {
     }
   }
 
-  async #end(handoff: Handoff, reason: "timeout" | "user" | "operator"): Promise<void> {
-    await this.#mailFollowUps(handoff);
+  /** A retry settled a mail: for a handoff mail, tells the user what became of it while their handoff lasts. */
+  async #mailSettled(settled: SettledMail): Promise<void> {
+    const note = handoffNote(settled.note);
+    if (!note) return;
+    await this.#requesting.get(settled.id);
+    const { keyv, log } = this.#options;
+    const handoff = (await keyv.get(key(note.conversation))) as Handoff | undefined;
+    const about = { conversation: note.conversation, mailId: settled.id, outcome: settled.outcome };
+    // An expired handoff is left to the sweep, which ends it and says the bot is back, so that is said once.
+    if (!handoff || handoff.mailId !== settled.id || handoff.until <= this.#now()) {
+      log.info(about, "a handoff mail settled after its handoff was over: the user is not told");
+      return;
+    }
+    if (settled.outcome === "failed") {
+      await this.#end(handoff, "undelivered");
+      return;
+    }
+    if (await keyv.get(confirmedKey(settled.id))) return;
+    log.info(about, "the handoff mail went out late: confirming to the user");
+    if (await this.#tell(handoff, note.confirmation, "confirmation")) await this.#recordConfirmed(settled.id);
+  }
+
+  /** Notes that the user has the confirmation for this mail; a store failure only risks saying it twice. */
+  async #recordConfirmed(mailId: string): Promise<void> {
+    await this.#options.keyv.set(confirmedKey(mailId), true, CONFIRMED_TTL_MS).catch((error: unknown) => {
+      this.#options.log.warn({ err: error, mailId }, "could not record that the handoff was confirmed");
+    });
+  }
+
+  /**
+   * Gives the conversation back to the bot and tells the user, unless they asked for it themselves (the caller
+   * answers them). Follow-ups go out first, except when the request itself was given up ("undelivered").
+   */
+  async #end(handoff: Handoff, reason: "timeout" | "user" | "operator" | "undelivered"): Promise<void> {
+    if (reason !== "undelivered") await this.#mailFollowUps(handoff);
     await this.#options.keyv.delete(key(handoff.conversation));
     await this.#index((list) => list.filter((conversation) => conversation !== handoff.conversation));
     this.#options.log.info({ conversation: handoff.conversation, reason }, "conversation back with the bot");
-    if (reason !== "user") {
-      await this.#options.notify(handoff, handoffTexts(handoff.language).botBack).catch((error: unknown) => {
-        this.#options.log.warn(
-          { err: error, conversation: handoff.conversation },
-          "could not tell the user the bot is back",
-        );
-      });
+    const texts = handoffTexts(handoff.language);
+    if (reason === "undelivered") await this.#tell(handoff, texts.undelivered, "undelivered");
+    else if (reason !== "user") await this.#tell(handoff, texts.botBack, "bot_back");
+  }
+
+  /** Sends the user a notice through the channel; true when it went out. A failure is logged and counted. */
+  async #tell(handoff: Handoff, text: string, notice: "confirmation" | "undelivered" | "bot_back"): Promise<boolean> {
+    const counted = { channel: handoff.channel, notice };
+    try {
+      await this.#options.notify(handoff, text);
+      this.#options.metrics.handoffNotices.inc({ ...counted, outcome: "sent" });
+      return true;
+    } catch (error) {
+      this.#options.metrics.handoffNotices.inc({ ...counted, outcome: "failed" });
+      this.#options.log.warn(
+        { err: error, conversation: handoff.conversation, notice },
+        "could not tell the user what became of their handoff",
+      );
+      return false;
     }
   }
 
@@ -265,4 +353,21 @@ export class HandoffDesk {
 
 function key(conversation: string): string {
   return `handoff:${conversation}`;
+}
+
+function confirmedKey(mailId: string): string {
+  return `handoff-confirmed:${mailId}`;
+}
+
+/** What a handoff mail carries in the outbox: whose conversation it is, and the confirmation to give there. */
+interface HandoffNote extends MailNote {
+  conversation: string;
+  confirmation: string;
+}
+
+/** The note as a handoff mail's; undefined for other mails (follow-ups carry none). */
+function handoffNote(note: MailNote | undefined): HandoffNote | undefined {
+  return typeof note?.conversation === "string" && typeof note.confirmation === "string"
+    ? { conversation: note.conversation, confirmation: note.confirmation }
+    : undefined;
 }

@@ -42,8 +42,9 @@ export class HandoffRouting {
    * While a person has the conversation the bot stays silent and forwards what the user writes (or hands back on
    * /bot); a request for a person (`/human`, the offered button, a configured phrase) mails the chatbot's
    * TalkToHumanEmail or HANDOFF_EMAIL and, once the mail is accepted, tells the user TalkToHumanResponseMessage or
-   * HANDOFF_MESSAGE (the honest state of things otherwise). True when the messages were handled and are not to be
-   * asked; otherwise they are noted in the transcript, to be asked.
+   * HANDOFF_MESSAGE (the honest state of things otherwise; a mail that could only be queued is confirmed by the
+   * desk when a retry gets it accepted). True when the messages were handled and are not to be asked; otherwise
+   * they are noted in the transcript, to be asked.
    */
   async handle(
     conversation: string,

@@ -2,6 +2,8 @@
 export interface HandoffTexts {
   /** The mail could only be queued (the SMTP server is down): it will go out, a person will reply. */
   delayed: string;
+  /** The queued mail was given up in the end (refused for good, or still failing days later): no person, the bot is back. */
+  undelivered: string;
   /** The mail was refused for good or could not be stored: no person now, the bot stays. */
   failed: string;
   /** No SMTP server or no address is configured. */
@@ -17,6 +19,8 @@ export interface HandoffTexts {
 const ENGLISH: HandoffTexts = {
   delayed:
     "I couldn't reach the team right away, but your request is saved and will be sent as soon as possible: a person will reply here.",
+  undelivered:
+    "Sorry, your request couldn't be delivered to the team after all, so no one will reply here. You're talking to the assistant again; please ask for a person later if you still need one.",
   failed: "Sorry, I couldn't reach a person right now. Please try again later; I'm still here to help meanwhile.",
   unavailable: "Sorry, I can't put you in touch with a person from here. I'm still here to help.",
   botBack: "You're talking to the assistant again.",
@@ -27,6 +31,8 @@ const ENGLISH: HandoffTexts = {
 const SPANISH: HandoffTexts = {
   delayed:
     "No pude contactar al equipo enseguida, pero tu solicitud quedó guardada y se enviará lo antes posible: una persona te responderá aquí.",
+  undelivered:
+    "Lo siento, al final no se pudo entregar tu solicitud al equipo, así que nadie te responderá aquí. Vuelves a hablar con el asistente; pide una persona más tarde si aún la necesitas.",
   failed:
     "Lo siento, ahora no puedo contactar a una persona. Inténtalo más tarde; mientras tanto sigo aquí para ayudarte.",
   unavailable: "Lo siento, desde aquí no puedo ponerte en contacto con una persona. Sigo aquí para ayudarte.",

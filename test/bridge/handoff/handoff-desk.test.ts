@@ -1,14 +1,15 @@
 import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Handoff, HandoffDesk } from "../../../src/bridge/handoff/handoff-desk.js";
 import { handoffTexts } from "../../../src/bridge/handoff/handoff-texts.js";
 import type { InboundMessage } from "../../../src/bridge/inbound.js";
-import { createBridgeMetrics } from "../../../src/bridge/metrics.js";
+import { type BridgeMetrics, createBridgeMetrics } from "../../../src/bridge/metrics.js";
 import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { createLogger } from "../../../src/log.js";
 import { MailOutbox } from "../../../src/mail/mail-outbox.js";
 import { createSmtpMailer } from "../../../src/mail/smtp-mailer.js";
 import { SmtpSink } from "../../support/smtp-sink.js";
+import { until } from "../../support/waiting.js";
 
 const HANDOFF_TEXTS = handoffTexts(undefined);
 
@@ -37,7 +38,7 @@ function message(text: string, chatId = "77"): InboundMessage {
 }
 
 /** A desk on a fresh memory store, with a clock the test moves and the users' notifications recorded. */
-async function desk(options: { smtp?: boolean } = {}) {
+async function desk(options: { smtp?: boolean; notify?: (text: string) => Promise<void> } = {}) {
   const store = await openBridgeStore({ url: "memory://", dataDir: "/tmp", namespace: `desk${++nextEvent}` });
   const lines: string[] = [];
   const destination = new Writable({
@@ -65,8 +66,10 @@ async function desk(options: { smtp?: boolean } = {}) {
     outbox,
     timeoutMs: 60 * 60_000,
     log,
+    metrics,
     now: () => now,
     notify: async (handoff: Handoff, text: string) => {
+      await options.notify?.(text);
       told.push({ conversation: handoff.conversation, text });
     },
   });
@@ -78,6 +81,9 @@ async function desk(options: { smtp?: boolean } = {}) {
   };
   return {
     subject,
+    outbox: outbox as MailOutbox,
+    store,
+    metrics,
     told,
     lines,
     context,
@@ -86,6 +92,153 @@ async function desk(options: { smtp?: boolean } = {}) {
     },
   };
 }
+
+async function notices(metrics: BridgeMetrics, notice: string, outcome: string): Promise<number> {
+  const { values } = await metrics.handoffNotices.get();
+  return values.find((value) => value.labels.notice === notice && value.labels.outcome === outcome)?.value ?? 0;
+}
+
+describe("HandoffDesk, when the handoff mail goes out later", () => {
+  it("confirms to the user once, when a retry gets the queued mail accepted", async () => {
+    const { subject, outbox, metrics, context, told, advance } = await desk();
+    smtp.failNext("RCPT", 451);
+    expect(await subject.request(message("agent", "61"), "q1", context)).toEqual({
+      outcome: "queued",
+      reply: HANDOFF_TEXTS.delayed,
+    });
+    const mails = smtp.received.length;
+    await outbox.retryDue();
+    expect(told).toEqual([]);
+    advance(30_000);
+    await outbox.retryDue();
+    expect(smtp.received.length).toBe(mails + 1);
+    expect(told).toEqual([{ conversation: "q1", text: "Someone will write." }]);
+    advance(60 * 60_000 - 30_001);
+    await outbox.retryDue();
+    await subject.sweep();
+    expect(told).toHaveLength(1);
+    expect(await notices(metrics, "confirmation", "sent")).toBe(1);
+    expect((await subject.active("q1"))?.mailId).toMatch(/^handoff:whatsapp:default:wamid\.\d+$/);
+  });
+
+  it("waits for the handoff to be stored when the retry comes before it", async () => {
+    const { subject, outbox, store, context, told, advance } = await desk();
+    smtp.failNext("RCPT", 451);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    const set = store.keyv.set.bind(store.keyv);
+    // The handoff's own record is slow to write, after the outbox has queued its mail.
+    vi.spyOn(store.keyv, "set").mockImplementation(async (key, value, ttl) => {
+      if (key === "handoff:q2") {
+        holding = true;
+        await held;
+      }
+      return set(key, value, ttl);
+    });
+    const requested = subject.request(message("agent", "62"), "q2", context);
+    await until(() => (holding ? true : undefined));
+    advance(30_000);
+    const retried = outbox.retryDue();
+    await until(() => (smtp.received.at(-1)?.text.includes("+62") ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(told).toEqual([]);
+    release();
+    expect((await requested).outcome).toBe("queued");
+    await retried;
+    expect(told).toEqual([{ conversation: "q2", text: "Someone will write." }]);
+  });
+
+  it("says nothing more when the handoff was over before the mail went out; the mail still goes", async () => {
+    const { subject, outbox, context, told, advance } = await desk();
+    smtp.failNext("RCPT", 451, 2);
+    await subject.request(message("agent", "63"), "q3", context);
+    await subject.request(message("agent", "64"), "q4", context);
+    await subject.resume("q3", "user");
+    await subject.resume("q4", "operator");
+    expect(told).toEqual([{ conversation: "q4", text: HANDOFF_TEXTS.botBack }]);
+    const mails = smtp.received.length;
+    advance(30_000);
+    await outbox.retryDue();
+    expect(smtp.received.length).toBe(mails + 2);
+    expect(told).toEqual([{ conversation: "q4", text: HANDOFF_TEXTS.botBack }]);
+  });
+
+  it("does not confirm a handoff that timed out, nor a later one in the same conversation", async () => {
+    const { subject, outbox, context, told, advance } = await desk();
+    smtp.failNext("RCPT", 451, 2);
+    await subject.request(message("agent", "65"), "q5", context);
+    advance(60 * 60_000);
+    await subject.sweep();
+    expect(told).toEqual([{ conversation: "q5", text: HANDOFF_TEXTS.botBack }]);
+    // The user asks again: a new handoff with a new mail, still waiting too.
+    await subject.request(message("agent again", "65"), "q5", context);
+    advance(30_000);
+    await outbox.retryDue();
+    expect(told).toEqual([
+      { conversation: "q5", text: HANDOFF_TEXTS.botBack },
+      { conversation: "q5", text: "Someone will write." },
+    ]);
+  });
+
+  it("ends the handoff and says so honestly when the queued mail is given up", async () => {
+    const { subject, outbox, metrics, context, told, advance } = await desk();
+    smtp.failNext("RCPT", 451);
+    await subject.request(message("agente", "66"), "q6", { ...context, language: "Spanish" });
+    await subject.followUp((await subject.active("q6")) as Handoff, message("hola?"), "hola?");
+    smtp.failNext("RCPT", 550);
+    const mails = smtp.received.length;
+    advance(30_000);
+    await outbox.retryDue();
+    expect(told).toEqual([{ conversation: "q6", text: handoffTexts("Spanish").undelivered }]);
+    expect(await subject.active("q6")).toBeUndefined();
+    expect(await subject.list()).toEqual([]);
+    // The follow-up had no request to follow: it is not mailed.
+    advance(5 * 60_000);
+    await subject.sweep();
+    await outbox.retryDue();
+    expect(smtp.received.length).toBe(mails);
+    expect(await notices(metrics, "undelivered", "sent")).toBe(1);
+  });
+
+  it("does not repeat the confirmation when the delivered mail could not leave the outbox and goes again", async () => {
+    const { subject, outbox, store, context, told, advance } = await desk();
+    smtp.failNext("RCPT", 451);
+    await subject.request(message("agent", "67"), "q7", context);
+    const set = store.keyv.set.bind(store.keyv);
+    let failIndexWrite = true;
+    // The delivered mail cannot be unlisted once: the next pass sends it again (at least once).
+    vi.spyOn(store.keyv, "set").mockImplementation(async (key, value, ttl) => {
+      if (key === "mail-outbox:pending" && failIndexWrite && told.length > 0) {
+        failIndexWrite = false;
+        throw new Error("disk full");
+      }
+      return set(key, value, ttl);
+    });
+    const mails = smtp.received.length;
+    advance(30_000);
+    await outbox.retryDue();
+    await outbox.retryDue();
+    expect(smtp.received.length).toBe(mails + 2);
+    expect(told).toEqual([{ conversation: "q7", text: "Someone will write." }]);
+  });
+
+  it("logs and counts a confirmation the platform refused, and goes on", async () => {
+    const { subject, outbox, metrics, context, told, lines, advance } = await desk({
+      notify: async () => {
+        throw new Error("403: Forbidden: bot was blocked by the user");
+      },
+    });
+    smtp.failNext("RCPT", 451);
+    await subject.request(message("agent", "68"), "q8", context);
+    advance(30_000);
+    await expect(outbox.retryDue()).resolves.toBeUndefined();
+    expect(told).toEqual([]);
+    expect(await notices(metrics, "confirmation", "failed")).toBe(1);
+    expect(lines.some((line) => line.includes("could not tell the user what became of their handoff"))).toBe(true);
+    expect(await outbox.pending()).toEqual([]);
+  });
+});
 
 describe("HandoffDesk", () => {
   it("batches what the user writes into one follow-up mail a minute after the first", async () => {
