@@ -3,6 +3,7 @@ import { loadConfig } from "../config.js";
 import { createLogger } from "../log.js";
 import { createSmtpMailer } from "../mail/smtp-mailer.js";
 import { openEmbeddedApi, serveApi, shutdownApi } from "../server/embedded-api.js";
+import { parseCommandArgs } from "./command-args.js";
 import { type CommandIo, EXIT } from "./io.js";
 import { API_HELP } from "./usage.js";
 
@@ -15,7 +16,7 @@ export const masked = (key: string) => `${key.slice(0, 6)}…${key.slice(-4)}`;
  * prints them again).
  */
 export async function api(args: string[], io: CommandIo): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
+  if (parseCommandArgs(args, { command: "api", usage: API_HELP }).values.help) {
     io.stdout.write(`${API_HELP}\n`);
     return EXIT.ok;
   }

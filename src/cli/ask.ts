@@ -1,8 +1,8 @@
 import { createInterface } from "node:readline/promises";
-import { parseArgs } from "node:util";
 import { type AnswerFinal, ChatbotApiError, ChatbotClient } from "../client/index.js";
 import { loadConfig } from "../config.js";
 import { reachChatbotApi } from "./chatbot-api.js";
+import { parseCommandArgs } from "./command-args.js";
 import { explainApiError } from "./explain.js";
 import { type CommandIo, EXIT, UsageError } from "./io.js";
 import { ASK_HELP } from "./usage.js";
@@ -15,22 +15,21 @@ interface AskOptions {
 }
 
 function parse(args: string[]): AskOptions | "help" {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      json: { type: "boolean", default: false },
-      session: { type: "string" },
-      serial: { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-    },
+  const { values, positionals } = parseCommandArgs(args, {
+    command: "ask",
+    usage: ASK_HELP,
+    positionals: true,
+    options: { json: { type: "boolean", default: false }, session: { type: "string" }, serial: { type: "string" } },
   });
   if (values.help) return "help";
   let session: number | undefined;
   if (values.session !== undefined) {
     session = Number(values.session);
     if (!Number.isSafeInteger(session) || session <= 0) {
-      throw new UsageError(`--session must be a positive whole number, got ${JSON.stringify(values.session)}`);
+      throw new UsageError(
+        `--session must be a positive whole number, got ${JSON.stringify(values.session)}`,
+        ASK_HELP,
+      );
     }
   }
   const question = positionals.join(" ").trim();

@@ -1,6 +1,6 @@
-import { parseArgs } from "node:util";
 import type { HandoffView } from "../admin/admin-routes.js";
 import { loadConfig } from "../config.js";
+import { parseCommandArgs } from "./command-args.js";
 import { type CommandIo, EXIT, UsageError } from "./io.js";
 import { HANDOFF_HELP } from "./usage.js";
 
@@ -10,22 +10,22 @@ import { HANDOFF_HELP } from "./usage.js";
  * the user is told the bot is back by the process that holds the conversation.
  */
 export async function handoff(args: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      url: { type: "string" },
-      json: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
+  const { values, positionals } = parseCommandArgs(args, {
+    command: "handoff",
+    usage: HANDOFF_HELP,
+    positionals: true,
+    options: { url: { type: "string" }, json: { type: "boolean", default: false } },
   });
   if (values.help) {
     io.stdout.write(`${HANDOFF_HELP}\n`);
     return EXIT.ok;
   }
   const [action, conversation] = positionals;
-  if (!(action === "list" && positionals.length === 1) && !(action === "resume" && conversation)) {
-    throw new UsageError("usage: chatbridge handoff list | handoff resume <conversation> [--url URL] [--json]");
+  if (
+    !(action === "list" && positionals.length === 1) &&
+    !(action === "resume" && conversation && positionals.length === 2)
+  ) {
+    throw new UsageError(`${handoffProblem(positionals)} for "chatbridge handoff"`, HANDOFF_HELP);
   }
   const config = loadConfig(io.env, { envFile: io.envFile });
   if (!config.adminToken) throw new UsageError("set ADMIN_TOKEN (the same as the running chatbridge's) to use handoff");
@@ -61,6 +61,14 @@ export async function handoff(args: string[], io: CommandIo): Promise<number> {
   else if (action === "list") io.stdout.write(listing(body.handoffs ?? []));
   else io.stdout.write(`${conversation} is back with the bot; the user was told.\n`);
   return EXIT.ok;
+}
+
+/** What is wrong with the words after `chatbridge handoff`, when they are neither `list` nor `resume <conversation>`. */
+function handoffProblem([action, conversation, extra]: string[]): string {
+  if (action === undefined) return "missing action (list or resume <conversation>)";
+  if (action !== "list" && action !== "resume") return `unknown action ${JSON.stringify(action)}`;
+  if (action === "resume" && !conversation) return "missing conversation after resume";
+  return `unexpected argument ${JSON.stringify(action === "list" ? conversation : extra)}`;
 }
 
 /** One line per conversation: who, where, since when, until when, and waiting follow-ups. */

@@ -16,7 +16,15 @@ export interface CommandIo {
 /** Exit codes of the CLI: 0 ok, 1 runtime failure, 2 bad usage or configuration, 130 stopped by the user. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
-/** Raised for bad usage; the CLI prints the message and exits with 2. */
+/** Raised for bad usage; the CLI prints the message, then the command's usage when given, and exits with 2. */
 export class UsageError extends Error {
   override readonly name = "UsageError";
+
+  /** `usage`: the help of the command that was misused. */
+  constructor(
+    message: string,
+    readonly usage?: string,
+  ) {
+    super(message);
+  }
 }

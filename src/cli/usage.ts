@@ -17,7 +17,7 @@ Options:
   -v, --version    show the version
 
 Configuration comes from environment variables (and a .env file in the working directory);
-see README.md or .env.example for the list.
+see .env.example or docs/configuration.md for the list.
 Exit codes: 0 ok, 1 runtime failure, 2 bad usage or configuration, 130 stopped with Ctrl-C.`;
 
 /** `chatbridge ask --help`. */
