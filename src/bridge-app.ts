@@ -9,13 +9,18 @@ import { webChatRoutes } from "../adapters/web/web-routes.js";
 import { startWhatsApp } from "../adapters/whatsapp/whatsapp-setup.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { Bridge } from "./bridge/bridge.js";
+import { malformedPayloadReporter } from "./bridge/malformed-payloads.js";
 import { createBridgeMetrics } from "./bridge/metrics.js";
 import { type BridgeStore, openBridgeStore } from "./bridge/store/bridge-store.js";
 import { type ChatbotLinks, resolveChatbots } from "./chatbot-links.js";
+import { type ChatbotHealth, ChatbotMonitor } from "./chatbot-monitor.js";
 import type { Config } from "./config.js";
+import { listenOn } from "./http-listen.js";
+import { finalErrorHandler, unknownRoute } from "./json-fallbacks.js";
 import type { Logger } from "./log.js";
-import { MailOutbox } from "./mail/mail-outbox.js";
+import { MailOutbox, type MailRetryPolicy } from "./mail/mail-outbox.js";
 import { createSmtpMailer } from "./mail/smtp-mailer.js";
+import { readinessRoute } from "./readiness.js";
 import { type EmbeddedApi, openEmbeddedApi } from "./server/embedded-api.js";
 
 /** One line of the start banner per channel: enabled, or what is missing. */
@@ -31,6 +36,10 @@ export interface RunningBridge {
   channels: ChannelStatus[];
   /** The embedded API's demo, when the chatbot API is the embedded one. */
   embedded: EmbeddedApi | undefined;
+  /** Each distinct chatbot the bots talk to, and whether it could be reached at start. */
+  upstream: ChatbotHealth[];
+  /** How often a chatbot that cannot be reached is probed again. */
+  upstreamRetryMs: number;
   /** Stops accepting, lets answers finish for up to `graceMs` (then ends them cleanly), closes everything. */
   close(graceMs: number): Promise<void>;
 }
@@ -39,11 +48,15 @@ export interface RunningBridge {
  * `chatbridge start`: one express app on PORT with the embedded chatbot API (unless CHATBOT_API_URL), the
  * web chat at `/`, the channels' webhooks, `/healthz`, `/readyz` and `/metrics`. The bridge reaches the
  * chatbot API over HTTP through the client, also when it is the embedded one in this very process.
+ * `options.host` is the address to listen on (all by default); `options.mailRetry` changes when the mail outbox
+ * retries and `options.chatbotRetryMs` how often an unreachable chatbot is probed again (tests shorten the waits).
+ * A chatbot that cannot be reached does not stop the start: the bridge runs, /readyz says why it is not ready,
+ * and the chatbot is probed again until it answers.
  */
 export async function startBridge(
   config: Config,
   log: Logger,
-  options: { host?: string } = {},
+  options: { host?: string; mailRetry?: Partial<MailRetryPolicy>; chatbotRetryMs?: number } = {},
 ): Promise<RunningBridge> {
   // One mail transport for the handoff outbox and the embedded server's daily digests.
   const { smtpUrl, from } = config.mail;
@@ -52,16 +65,18 @@ export async function startBridge(
   let store: BridgeStore | undefined;
   let outbox: MailOutbox | undefined;
   let chatbots: ChatbotLinks | undefined;
+  let chatbotMonitor: ChatbotMonitor | undefined;
   const telegrams: RunningTelegram[] = [];
   const slacks: RunningSlack[] = [];
   let server: Server | undefined;
   try {
     chatbots = resolveChatbots(config, embedded);
     store = await openBridgeStore({ url: config.bridge.storeUrl, dataDir: config.dataDir });
-    const client = chatbots.primary;
+    const monitor = new ChatbotMonitor(chatbots.targets, { log, retryMs: options.chatbotRetryMs });
+    chatbotMonitor = monitor;
     const metrics = createBridgeMetrics({ processMetrics: true });
-    outbox = mailer ? new MailOutbox({ store, mailer, log, metrics }) : undefined;
-    outbox?.start();
+    const onMalformed = malformedPayloadReporter(log, metrics.malformedPayloads);
+    outbox = mailer ? new MailOutbox({ store, mailer, log, metrics, retry: options.mailRetry }) : undefined;
     const bridge = new Bridge({ store, config: config.bridge, chatbots: chatbots.links, log, metrics, outbox });
     const app = express();
     app.disable("x-powered-by");
@@ -70,32 +85,24 @@ export async function startBridge(
     bridge.attach(web);
     app.use(webChatRoutes(web, bridge, { title: embedded?.demo.chatbot.settings.Name ?? "chatbridge" }));
     const telegramWebhooks = new Map<string, TelegramWebhook>();
-    app.use(telegramWebhookRoutes(telegramWebhooks, { log }));
+    app.use(telegramWebhookRoutes(telegramWebhooks, { log, onMalformed }));
     app.get("/healthz", (_req, res) => {
       res.json({ status: "ok" });
     });
     const bridgeStore = store;
     const links = chatbots;
-    app.get("/readyz", async (_req, res) => {
-      const checks = await Promise.allSettled([
-        bridgeStore.ping(),
-        client.listModels({ signal: AbortSignal.timeout(3000) }),
-      ]);
-      const [storeCheck, upstreamCheck] = checks.map((check) =>
-        check.status === "fulfilled" ? "ok" : String(check.reason),
-      );
-      const ready = checks.every((check) => check.status === "fulfilled");
-      res
-        .status(ready ? 200 : 503)
-        .json({ status: ready ? "ready" : "not ready", store: storeCheck, upstream: upstreamCheck });
-    });
+    app.get("/readyz", readinessRoute(bridgeStore, monitor));
     app.get("/metrics", async (_req, res) => {
       res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });
     app.use(adminRoutes(bridge.handoffs, config.adminToken));
-    const listening = app.listen(config.port, options.host ?? "0.0.0.0");
+    // Slack and WhatsApp add their routes here once started; the JSON fallbacks stay last.
+    const channelRoutes = express.Router();
+    app.use(channelRoutes, unknownRoute, finalErrorHandler(log));
+    const listening = await listenOn(app, config.port, options.host ?? "0.0.0.0");
     server = listening;
-    await once(listening, "listening");
+    // After listening: the embedded API answers on this very server.
+    const upstream = await monitor.start();
     const url = `http://127.0.0.1:${config.port}`;
     const telegramBots = [
       { botId: "default", telegram: config.telegram },
@@ -123,6 +130,7 @@ export async function startBridge(
           bridge,
           webhooks: telegramWebhooks,
           log,
+          onMalformed,
         }),
       );
     }
@@ -135,7 +143,18 @@ export async function startBridge(
     // A thread the bot answered in stays a conversation as long as its session would; "never expires" is a month.
     const threadMemoryMs = config.bridge.sessionIdleMs || 30 * 24 * 60 * 60 * 1000;
     for (const { botId, slack } of slackBots) {
-      slacks.push(await startSlack({ botId, slack, bridge, app, log, memory: store.keyv, threadMemoryMs }));
+      slacks.push(
+        await startSlack({
+          botId,
+          slack,
+          bridge,
+          app: channelRoutes,
+          log,
+          memory: store.keyv,
+          threadMemoryMs,
+          onMalformed,
+        }),
+      );
     }
     const whatsappBots = [
       { botId: "default", whatsapp: config.whatsapp },
@@ -164,18 +183,24 @@ export async function startBridge(
             botId,
             whatsapp,
             bridge,
-            app,
+            app: channelRoutes,
             log,
+            onMalformed,
             onStatus: (status) => metrics.platformStatuses.inc({ channel: "whatsapp", status }),
             onGraphError: (code) => metrics.platformErrors.inc({ channel: "whatsapp", code: String(code) }),
           }).status,
       ),
     ];
+    // Only now: a mail a retry delivers may be confirmed to its user at once, through a channel attached above.
+    outbox?.start();
     return {
       url,
       channels,
       embedded,
+      upstream,
+      upstreamRetryMs: monitor.retryMs,
       close: async (graceMs) => {
+        monitor.stop();
         await Promise.all([...telegrams, ...slacks].map((running) => running.stop()));
         const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
         listening.closeIdleConnections();
@@ -191,6 +216,7 @@ export async function startBridge(
       },
     };
   } catch (error) {
+    chatbotMonitor?.stop();
     await Promise.all([...telegrams, ...slacks].map((running) => running.stop()));
     if (server?.listening) {
       const closed = once(server, "close");

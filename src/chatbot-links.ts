@@ -1,4 +1,5 @@
 import type { ChatbotLink } from "./bridge/bridge.js";
+import { CHATBOT_VARIABLES, type ChatbotSettingNames } from "./chatbot-diagnosis.js";
 import { ChatbotClient } from "./client/index.js";
 import type { Config } from "./config.js";
 import { ConfigError } from "./config-error.js";
@@ -7,9 +8,23 @@ import type { EmbeddedApi } from "./server/embedded-api.js";
 /** Every bot's chatbot, and the clients behind them (shared by bots that use the same API and keys). */
 export interface ChatbotLinks {
   links: ChatbotLink[];
-  /** The first link's client: the default bot's, which /readyz checks. */
-  primary: ChatbotClient;
+  /** The distinct chatbots (API, keys and serial number) the bots talk to, in the order of the bots. */
+  targets: ChatbotTarget[];
   close(): Promise<void>;
+}
+
+/** One chatbot the bridge talks to, with the settings an operator changes to fix how it is reached. */
+export interface ChatbotTarget {
+  baseUrl: string;
+  /** True for the embedded API of this process. */
+  embedded: boolean;
+  apiKey: string;
+  sessionKey: string | undefined;
+  serialNumber: string;
+  /** The bots that use it. */
+  botIds: string[];
+  /** CHATBOT_API_URL etc., or the fields of a bot of BRIDGE_CONFIG that set them. */
+  names: ChatbotSettingNames;
 }
 
 /**
@@ -26,6 +41,7 @@ export function resolveChatbots(config: Config, embedded: EmbeddedApi | undefine
     ...config.bots.map((bot) => ({ ...bot, where: ` for bot "${bot.id}" in BRIDGE_CONFIG` })),
   ];
   const clients = new Map<string, ChatbotClient>();
+  const targets = new Map<string, ChatbotTarget>();
   const problems: string[] = [];
   const links: ChatbotLink[] = [];
   for (const bot of bots) {
@@ -58,15 +74,36 @@ export function resolveChatbots(config: Config, embedded: EmbeddedApi | undefine
       clients.set(key, client);
     }
     links.push({ botId: bot.id, client, serialNumber, welcomeText: bot.welcomeText });
+    const targetKey = JSON.stringify([key, serialNumber]);
+    const target = targets.get(targetKey);
+    if (target) target.botIds.push(bot.id);
+    else {
+      const field = (name: string, variable: string) =>
+        name in chatbot && chatbot[name as keyof typeof chatbot] !== undefined
+          ? `chatbot.${name} of bot "${bot.id}" in BRIDGE_CONFIG`
+          : variable;
+      targets.set(targetKey, {
+        baseUrl,
+        embedded: !url,
+        apiKey,
+        sessionKey,
+        serialNumber,
+        botIds: [bot.id],
+        names: {
+          url: field("apiUrl", CHATBOT_VARIABLES.url),
+          key: field("apiKey", CHATBOT_VARIABLES.key),
+          serial: field("serialNumber", CHATBOT_VARIABLES.serial),
+        },
+      });
+    }
   }
-  const primary = links[0]?.client;
-  if (problems.length > 0 || !primary) {
+  if (problems.length > 0 || links.length === 0) {
     for (const client of clients.values()) void client.close();
     throw new ConfigError(problems);
   }
   return {
     links,
-    primary,
+    targets: [...targets.values()],
     close: async () => {
       await Promise.all([...clients.values()].map((client) => client.close()));
     },

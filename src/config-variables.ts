@@ -287,7 +287,9 @@ export const VARIABLES = {
     fix: "a long random string (at least 16 characters) sent as `Authorization: Bearer …` to the admin endpoints",
     secret: true,
   },
-  BRIDGE_CONFIG: optionalText("the path of a JSON or YAML file listing more bots (see the README), or leave it unset"),
+  BRIDGE_CONFIG: optionalText(
+    "the path of a JSON or YAML file listing more bots (see docs/channels.md), or leave it unset",
+  ),
   LLM_BASE_URL: {
     schema: httpUrl,
     fix: "the base URL of an OpenAI-compatible API such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1",

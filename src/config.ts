@@ -103,7 +103,7 @@ export interface BridgeConfig {
   welcomeText: string;
   /** Photos, voice notes, audio and video from the users. */
   media: MediaConfig;
-  /** Talking to a human (see the README's "Talk to a human" section). */
+  /** Talking to a human (see "Talk to a human" in docs/bridge.md). */
   handoff: HandoffConfig;
 }
 
@@ -121,7 +121,7 @@ export interface HandoffConfig {
   offerAfterNoAnswers: number;
 }
 
-/** How media from the users is handled (see the README's "Media" section). */
+/** How media from the users is handled (see "Media" in docs/bridge.md). */
 export interface MediaConfig {
   /** Longest voice note or audio file converted and forwarded, in seconds. */
   maxAudioSeconds: number;
@@ -137,7 +137,7 @@ export interface MediaConfig {
 
 export { ConfigError } from "./config-error.js";
 
-/** The names of every variable chatbridge reads (documented in .env.example and the README). */
+/** The names of every variable chatbridge reads (documented in .env.example and docs/configuration.md). */
 export const CONFIG_VARIABLES = Object.keys(VARIABLES) as (keyof typeof VARIABLES)[];
 
 type Values = { [K in keyof typeof VARIABLES]: z.output<(typeof VARIABLES)[K]["schema"]> };
@@ -152,7 +152,7 @@ function shown(value: string, secret: boolean | undefined): string {
  * Reads a `.env` file from the working directory when there is one; real environment variables win over it.
  * Empty values (`NAME=`) count as unset, as in most .env tooling.
  */
-function environment(env: NodeJS.ProcessEnv, envFile: string | undefined): Record<string, string> {
+export function environment(env: NodeJS.ProcessEnv, envFile: string | undefined): Record<string, string> {
   const merged: Record<string, string> = {};
   if (envFile && existsSync(envFile)) Object.assign(merged, parseEnv(readFileSync(envFile, "utf8")));
   for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value;

@@ -188,12 +188,12 @@ describe("loadConfig", () => {
 });
 
 describe("documentation of the variables", () => {
-  it("lists every variable in .env.example and the README's table", () => {
+  it("lists every variable in .env.example and the table of docs/configuration.md", () => {
     const example = readFileSync(".env.example", "utf8");
-    const readme = readFileSync("README.md", "utf8");
+    const table = readFileSync("docs/configuration.md", "utf8");
     for (const name of CONFIG_VARIABLES) {
       expect(example, name).toMatch(new RegExp(`^${name}=`, "m"));
-      expect(readme, name).toContain(`| \`${name}\` |`);
+      expect(table, name).toContain(`| \`${name}\` |`);
     }
     const documented = [...example.matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]);
     expect(documented.sort()).toEqual([...CONFIG_VARIABLES].sort());

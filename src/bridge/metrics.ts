@@ -16,9 +16,19 @@ export interface BridgeMetrics {
   platformErrors: Counter<"channel" | "code">;
   /** Status updates the platforms reported for sent messages (WhatsApp: sent, delivered, read, failed). */
   platformStatuses: Counter<"channel" | "status">;
+  /**
+   * Authentic platform payloads the bridge could not use and acknowledged without answering, by channel and reason
+   * (unreadable, too_large, schema, unknown_type): see src/bridge/malformed-payloads.ts.
+   */
+  malformedPayloads: Counter<"channel" | "reason">;
   activeStreams: Gauge;
   /** Requests for a person, by what became of them (sent, queued, failed, unavailable). */
   handoffs: Counter<"channel" | "outcome">;
+  /**
+   * What the bot told users about their handoff on its own, outside an answer: `notice` confirmation (the mail
+   * went out late), undelivered (it was given up) or bot_back; `outcome` sent or failed (the platform refused).
+   */
+  handoffNotices: Counter<"channel" | "notice" | "outcome">;
   /** Files users sent, by kind and what became of them (forwarded, unsupported, too_large, too_long, failed). */
   mediaItems: Counter<"channel" | "kind" | "outcome">;
   /** Mail send attempts by outcome: sent, retry (failed for now, tried again later), failed (given up). */
@@ -89,11 +99,23 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       labelNames: ["channel", "status"],
       ...common,
     }),
+    malformedPayloads: new Counter({
+      name: "chatbridge_malformed_payloads_total",
+      help: "Authentic platform payloads acknowledged but not used because they do not fit what the bridge reads, by channel and reason",
+      labelNames: ["channel", "reason"],
+      ...common,
+    }),
     activeStreams: new Gauge({ name: "chatbridge_active_streams", help: "Answers being streamed now", ...common }),
     handoffs: new Counter({
       name: "chatbridge_handoffs_total",
       help: "Requests to talk to a person, by channel and outcome (sent, queued, failed, unavailable)",
       labelNames: ["channel", "outcome"],
+      ...common,
+    }),
+    handoffNotices: new Counter({
+      name: "chatbridge_handoff_notices_total",
+      help: "Messages telling users what became of their handoff outside an answer, by notice (confirmation, undelivered, bot_back) and outcome (sent, failed)",
+      labelNames: ["channel", "notice", "outcome"],
       ...common,
     }),
     mediaItems: new Counter({

@@ -1,3 +1,4 @@
+import { answeredByAnotherServer } from "../chatbot-diagnosis.js";
 import type { ChatbotApiError } from "../client/index.js";
 
 /**
@@ -26,6 +27,10 @@ function hintFor(error: ChatbotApiError, status: number | undefined): string | u
       return "the server at CHATBOT_API_URL does not answer like the chatbot API; check the URL";
   }
   if (status === 401 || status === 403) return "the secret key is wrong: check CHATBOT_API_KEY";
+  // Before the 404s below: those are the API's own answers, this one is another server's (an HTML page, a 405).
+  if (answeredByAnotherServer(error)) {
+    return "the server at CHATBOT_API_URL does not answer like the chatbot API: check that CHATBOT_API_URL is the API's base address (e.g. https://usapi.hottask.com, without /chat)";
+  }
   if (status === 404 && error.operation === "GetSession") {
     return "no such chatbot for this key: check CHATBOT_SERIAL_NUMBER";
   }

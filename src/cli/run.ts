@@ -7,6 +7,7 @@ import { ask } from "./ask.js";
 import { handoff } from "./handoff.js";
 import { type CommandIo, EXIT, UsageError } from "./io.js";
 import { keys } from "./keys.js";
+import { reportFailure } from "./report-failure.js";
 import { start } from "./start.js";
 import { MAIN_HELP } from "./usage.js";
 
@@ -45,18 +46,24 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       case "handoff":
         return await handoff(args, io);
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}; see chatbridge --help`);
+        throw new UsageError(
+          command.startsWith("-")
+            ? `unknown option ${command.split("=")[0]} for "chatbridge"`
+            : `unknown command ${JSON.stringify(command)}`,
+          MAIN_HELP,
+        );
     }
   } catch (error) {
     if (error instanceof ConfigError) {
       for (const problem of error.problems) io.stderr.write(`chatbridge: ${problem}\n`);
       return EXIT.usage;
     }
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-      io.stderr.write(`chatbridge: ${(error as Error).message}\n`);
+    // Commands parse their arguments with parseCommandArgs, which words every argument problem as a UsageError.
+    if (error instanceof UsageError) {
+      io.stderr.write(`chatbridge: ${error.message}\n`);
+      if (error.usage) io.stderr.write(`\n${error.usage}\n`);
       return EXIT.usage;
     }
-    io.stderr.write(`chatbridge: unexpected failure: ${(error as Error)?.stack ?? String(error)}\n`);
-    return EXIT.failure;
+    return reportFailure(error, io);
   }
 }

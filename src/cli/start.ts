@@ -1,9 +1,11 @@
 import { once } from "node:events";
 import { startBridge } from "../bridge-app.js";
 import { loadConfig } from "../config.js";
+import { configWarnings } from "../config-warnings.js";
 import { createLogger } from "../log.js";
 import { describeServer } from "../mail/smtp-mailer.js";
 import { masked } from "./api.js";
+import { parseCommandArgs } from "./command-args.js";
 import { type CommandIo, EXIT } from "./io.js";
 import { START_HELP } from "./usage.js";
 
@@ -16,7 +18,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * Ctrl-C stops it cleanly.
  */
 export async function start(args: string[], io: CommandIo): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
+  if (parseCommandArgs(args, { command: "start", usage: START_HELP }).values.help) {
     io.stdout.write(`${START_HELP}\n`);
     return EXIT.ok;
   }
@@ -24,14 +26,25 @@ export async function start(args: string[], io: CommandIo): Promise<number> {
   const log = createLogger(config.logLevel);
   const running = await startBridge(config, log);
   const lines = [`chatbridge is running on ${running.url.replace("127.0.0.1", "0.0.0.0")}`];
-  if (running.embedded) {
-    const { workspace, chatbot, created } = running.embedded.demo;
-    const show = created ? (key: string) => key : masked;
+  const retrying = `retrying every ${running.upstreamRetryMs / 1000} s`;
+  for (const { target, outcome } of running.upstream) {
+    const bots = config.bots.length > 0 ? ` (bots ${target.botIds.join(", ")})` : "";
+    let where = `${target.baseUrl} · chatbot ${target.serialNumber}`;
+    if (target.embedded && running.embedded) {
+      const { workspace, created } = running.embedded.demo;
+      const show = created ? (key: string) => key : masked;
+      // The demo's keys are shown when the bot uses them (not a key of its own from BRIDGE_CONFIG).
+      const keys =
+        target.apiKey === workspace.secretKey
+          ? ` · secret key ${show(workspace.secretKey)} · session key ${show(workspace.sessionKey)}`
+          : "";
+      where = `embedded at ${target.baseUrl}/chat · chatbot ${target.serialNumber}${keys}`;
+    }
     lines.push(
-      `  chatbot API: embedded at ${running.url}/chat · chatbot ${chatbot.serialNumber} · secret key ${show(workspace.secretKey)} · session key ${show(workspace.sessionKey)}`,
+      outcome.ok
+        ? `  ✓ chatbot API: ${where}${bots}`
+        : `  ✗ chatbot API: ${where}${bots} — ${outcome.problem}; ${outcome.fix} (${retrying})`,
     );
-  } else {
-    lines.push(`  chatbot API: ${config.chatbotApi.url} · chatbot ${config.chatbotApi.serialNumber}`);
   }
   for (const channel of running.channels) {
     lines.push(
@@ -45,6 +58,7 @@ export async function start(args: string[], io: CommandIo): Promise<number> {
       ? `  ✓ talk to a human: mails through ${describeServer(smtpUrl)} from ${from} to ${handoffTo}`
       : "  ✗ talk to a human: off — set SMTP_URL and MAIL_FROM to mail requests for a person",
   );
+  for (const warning of configWarnings(config)) lines.push(`  ! ${warning}`);
   const webChat = running.channels.find((channel) => channel.name === "web chat");
   if (webChat) lines.push(`  Open the web chat: ${webChat.detail}`);
   io.stdout.write(`${lines.join("\n")}\n`);

@@ -38,6 +38,21 @@ function snippet(text: string): string {
   return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
 }
 
+/**
+ * What a body that is not the API's envelope was, for an error message: markup is never repeated (an HTML error
+ * page would flood the terminal and may echo anything), only its title; short text is quoted.
+ */
+function describeBody(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === "") return "an empty body";
+  if (/^<(!doctype|html|head|body|\?xml)|<\/(html|body|div|p|h1|title)>/i.test(trimmed)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1] ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(trimmed)?.[1];
+    const shown = title ? snippet(title) : "";
+    return `an HTML page${shown ? ` (${JSON.stringify(shown)})` : ""}`;
+  }
+  return JSON.stringify(snippet(trimmed));
+}
+
 /** The error an envelope with `Success: false` stands for. */
 export function envelopeError(
   operation: string,
@@ -51,6 +66,7 @@ export function envelopeError(
   return new ChatbotApiError({
     operation,
     kind: httpFailed ? "http" : "envelope",
+    envelope: true,
     status: options.status,
     code,
     partialText: options.partialText || undefined,
@@ -79,9 +95,7 @@ export function unwrapEnvelope(
       kind: ok ? "malformed" : "http",
       status,
       retryAfterMs: options.retryAfterMs,
-      message: ok
-        ? `the response is not JSON: ${JSON.stringify(snippet(body))}`
-        : `HTTP ${status}${body.trim() ? `: ${snippet(body)}` : ""}`,
+      message: `HTTP ${status} with ${describeBody(body)}, not the API's JSON`,
     });
   }
   if (!isEnvelope(parsed)) {
@@ -90,7 +104,7 @@ export function unwrapEnvelope(
       kind: ok ? "malformed" : "http",
       status,
       retryAfterMs: options.retryAfterMs,
-      message: ok ? `the response is not an API envelope: ${snippet(body)}` : `HTTP ${status}: ${snippet(body)}`,
+      message: `HTTP ${status} with JSON that is not the API's envelope: ${snippet(body)}`,
     });
   }
   if (!ok || field(parsed, "Success") !== true) {

@@ -28,6 +28,8 @@ export interface ChatbotApiErrorInit {
   code?: number;
   partialText?: string;
   retryAfterMs?: number;
+  /** True when the response carried the API's JSON envelope. */
+  envelope?: boolean;
   cause?: unknown;
 }
 
@@ -45,6 +47,12 @@ export class ChatbotApiError extends Error {
   readonly partialText: string | undefined;
   /** The server's `Retry-After`, in milliseconds, when it sent one. */
   readonly retryAfterMs: number | undefined;
+  /**
+   * True when the response carried the API's JSON envelope, so the API itself refused (a 404 is then e.g. an unknown
+   * chatbot); false for everything else, such as an HTML page from another server or a proxy, where a 404 means the
+   * base URL is wrong.
+   */
+  readonly envelope: boolean;
 
   constructor(init: ChatbotApiErrorInit) {
     super(`${init.operation}: ${init.message}`, init.cause === undefined ? undefined : { cause: init.cause });
@@ -54,6 +62,7 @@ export class ChatbotApiError extends Error {
     this.code = init.code;
     this.partialText = init.partialText;
     this.retryAfterMs = init.retryAfterMs;
+    this.envelope = init.envelope ?? false;
   }
 
   /** The envelope's `Message`, or the transport problem, without the operation prefix. */

@@ -4,16 +4,19 @@ import path from "node:path";
 import { type RunningBridge, startBridge } from "../../src/bridge-app.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
+import type { MailRetryPolicy } from "../../src/mail/mail-outbox.js";
 import type { ScriptedChatbot } from "../upstream/scripted-chatbot.js";
 import { freePort } from "./waiting.js";
 
 /**
  * Starts `chatbridge start`'s app on a free loopback port with a fresh data directory and an in-memory store,
- * talking to `chatbot`; `env` adds the channel's variables (and overrides any of these).
+ * talking to `chatbot`; `env` adds the channel's variables (and overrides any of these), `options.mailRetry` shortens
+ * the mail outbox's waits.
  */
 export async function startBridgeUnderTest(
   chatbot: ScriptedChatbot,
   env: Record<string, string>,
+  options: { mailRetry?: Partial<MailRetryPolicy> } = {},
 ): Promise<RunningBridge> {
   const port = await freePort();
   const config = loadConfig(
@@ -29,5 +32,5 @@ export async function startBridgeUnderTest(
     },
     { envFile: undefined },
   );
-  return startBridge(config, createLogger("silent"), { host: "127.0.0.1" });
+  return startBridge(config, createLogger("silent"), { host: "127.0.0.1", ...options });
 }

@@ -58,6 +58,7 @@ export interface RecordedUpload {
 
 /**
  * A chatbot API whose answers the test scripts: sessions from GetSession (numbered from 101), a welcome from Get,
+ * a model list and an empty history (what the bridge's probe reads),
  * the three-step upload (files numbered from 501, kept with their bytes), and ClientAsk streaming the fragments of
  * {@link answer} in any framing, slowly, broken, or failing on demand. By default it answers "Answer to <question>"
  * in three fragments; a question with files is refused (400) unless every file id was uploaded and confirmed.
@@ -113,6 +114,11 @@ export class ScriptedChatbot {
     this.api.route("POST", "/chat/Chatbot/Get", (req, res) =>
       sendEnvelope(res, { serialNumber: (req.body as { serialNumber?: unknown }).serialNumber, ...this.welcome }),
     );
+    // What the bridge probes at start and for /readyz: the models, and a day's (empty) history of the chatbot.
+    this.api.route("GET", "/chat/Chatbot/ModelList", (_req, res) =>
+      sendEnvelope(res, [{ Key: "2", Value: "gpt-4o", Status: true }]),
+    );
+    this.api.route("POST", "/chat/Chatbot/ChatContentHistory", (_req, res) => sendEnvelope(res, []));
     this.#routeUploads();
     this.api.route("POST", "/chat/Chat/ClientAsk", async (req, res) => {
       const body = req.body as { sessionID: number; content: string; chatAskType?: string | null; fileIds?: number[] };

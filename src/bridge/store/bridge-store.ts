@@ -44,7 +44,8 @@ export const DEFAULT_STORE_NAMESPACE = "chatbridge";
 
 /**
  * Opens the store that STORE_URL names. Rejects with an error naming STORE_URL when the URL is not one of the
- * accepted forms, and when Redis cannot be reached.
+ * accepted forms, and with a StartupError naming STORE_URL (or DATA_DIR, for the default SQLite file) when Redis
+ * cannot be reached or refuses the credentials, or the SQLite file or its folder cannot be written.
  */
 export async function openBridgeStore(options: OpenBridgeStoreOptions): Promise<BridgeStore> {
   const location = parseStoreUrl(options.url, options.dataDir);
@@ -55,7 +56,11 @@ export async function openBridgeStore(options: OpenBridgeStoreOptions): Promise<
   }
   switch (location.kind) {
     case "sqlite":
-      return openSqliteStore(location.file, namespace);
+      return openSqliteStore(
+        location.file,
+        namespace,
+        options.url ? { name: "STORE_URL", value: options.url } : { name: "DATA_DIR", value: options.dataDir },
+      );
     case "redis":
       return openRedisStore(location.url, location.description, namespace);
     case "memory":

@@ -1,6 +1,7 @@
 import KeyvRedis, { createClient, Keyv, type RedisClientConnectionType, type RedisClientType } from "@keyv/redis";
 import type { BridgeStore } from "./bridge-store.js";
 import { claimTtlMs } from "./claim-ttl.js";
+import { redisConnectError } from "./redis-errors.js";
 
 /** Longest wait for the TCP (and TLS) connection, at startup and on each reconnect. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -10,7 +11,8 @@ const MAX_RECONNECT_DELAY_MS = 2_000;
 /**
  * The bridge's state in Redis, shared by every bridge process that uses the same URL and namespace. Values live
  * at `<namespace>::<key>` (@keyv/redis's layout) and claims at `<namespace>:claim:<key>`, so `keyv.clear()`
- * never drops the dedup records. Rejects when Redis cannot be reached or refuses the credentials.
+ * never drops the dedup records. Rejects with a StartupError naming STORE_URL when Redis cannot be reached or
+ * refuses the credentials; it does not retry then, so a wrong URL stops the start within the connect timeout.
  */
 export async function openRedisStore(url: string, description: string, namespace: string): Promise<BridgeStore> {
   let connected = false;
@@ -32,11 +34,22 @@ export async function openRedisStore(url: string, description: string, namespace
   // passes them on as its own.
   const adapter = new ClosableKeyvRedis(client, { namespace, throwOnErrors: true });
   const keyv = new Keyv({ store: adapter, namespace, useKeyPrefix: false, throwOnErrors: true });
+  // connectTimeout covers the TCP connection only: a server that accepts but never answers the handshake (not a
+  // Redis, a stuck one) would keep the start waiting forever, so the whole connect has the same deadline.
+  let deadline: NodeJS.Timeout | undefined;
+  const silent = new Promise<never>((_resolve, reject) => {
+    deadline = setTimeout(
+      () => reject(Object.assign(new Error("no answer"), { code: "ETIMEDOUT" })),
+      CONNECT_TIMEOUT_MS,
+    );
+  });
   try {
-    await client.connect();
+    await Promise.race([client.connect(), silent]);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`cannot connect to the Redis of STORE_URL (${description}): ${reason}`, { cause: error });
+    if (client.isOpen) client.destroy();
+    throw redisConnectError(error, url, CONNECT_TIMEOUT_MS);
+  } finally {
+    clearTimeout(deadline);
   }
   connected = true;
   return new RedisBridgeStore(client, adapter, keyv, description, namespace);

@@ -1,7 +1,7 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import SQLite from "better-sqlite3";
+import type SQLite from "better-sqlite3";
 import Keyv from "keyv";
+import { openSqliteFile } from "../../sqlite-file.js";
+import type { PathSetting } from "../../writable-folder.js";
 import type { BridgeStore } from "./bridge-store.js";
 import { claimTtlMs } from "./claim-ttl.js";
 import { SqliteKeyvAdapter } from "./sqlite-keyv-adapter.js";
@@ -10,12 +10,12 @@ import { SqliteKeyvAdapter } from "./sqlite-keyv-adapter.js";
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 /**
- * The bridge's state in a SQLite file (created with its directory if missing). Several processes may open the
- * same file: claims are single statements under SQLite's write lock, so exactly one of them wins.
+ * The bridge's state in a SQLite file (created with its directory if missing); `setting` is the variable naming the
+ * file, for the error when it cannot be used. Several processes may open the same file: claims are single
+ * statements under SQLite's write lock, so exactly one of them wins.
  */
-export function openSqliteStore(file: string, namespace: string): BridgeStore {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const db = new SQLite(file);
+export function openSqliteStore(file: string, namespace: string, setting: PathSetting): BridgeStore {
+  const db = openSqliteFile(file, setting);
   try {
     return new SqliteBridgeStore(db, `sqlite:${file}`, namespace);
   } catch (error) {
@@ -40,8 +40,7 @@ class SqliteBridgeStore implements BridgeStore {
     this.#db = db;
     this.description = description;
     this.#namespace = namespace;
-    // WAL lets readers run while a write commits; NORMAL syncs at checkpoints only, which WAL keeps consistent.
-    db.pragma("journal_mode = WAL");
+    // The file is opened in WAL mode (see openSqliteFile); NORMAL syncs at checkpoints only, which WAL keeps consistent.
     db.pragma("synchronous = NORMAL");
     // Another process holding the write lock (a second bridge on the same file) is waited for instead of failing.
     db.pragma("busy_timeout = 5000");

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { maskPassword } from "../../masked-url.js";
 
 /** Where the bridge keeps its state, read from STORE_URL. */
 export type StoreLocation =
@@ -30,11 +31,6 @@ export function parseStoreUrl(url: string | undefined, dataDir: string): StoreLo
     if (parsed?.hostname) return { kind: "redis", url: value, description: describeRedisUrl(parsed) };
   }
   throw new Error(`STORE_URL ${JSON.stringify(maskPassword(value))} is not supported: use ${ACCEPTED_FORMS}`);
-}
-
-/** Hides the password of a URL (`redis://user:secret@host` → `redis://user:***@host`) so it can be shown. */
-export function maskPassword(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, "$1***@");
 }
 
 /** Scheme, host, port and database number: everything but the credentials. */

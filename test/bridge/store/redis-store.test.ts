@@ -1,6 +1,7 @@
 import { createClient } from "@keyv/redis";
 import { describe, expect, it } from "vitest";
 import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
+import { StartupError } from "../../../src/startup-error.js";
 import { deleteRedisKeys, freshRedisNamespace, redisForTests, TEST_REDIS_URL } from "../../support/redis.js";
 import { bridgeStoreContract } from "./contract.js";
 
@@ -85,8 +86,11 @@ describe.skipIf(!redis.available)("BridgeStore on Redis", () => {
         url: "redis://someone:hunter2@127.0.0.1:6379",
         dataDir: "unused",
       }).catch((rejection: unknown) => rejection);
-      expect(error).toBeInstanceOf(Error);
-      expect((error as Error).message).toMatch(/STORE_URL \(redis:\/\/127\.0\.0\.1:6379\)/);
+      expect(error).toBeInstanceOf(StartupError);
+      expect(error).toMatchObject({ setting: "STORE_URL", kind: "configuration" });
+      expect((error as Error).message).toMatch(
+        /^STORE_URL=redis:\/\/someone:\*\*\*@127\.0\.0\.1:6379 was refused: wrong user name or password \(WRONGPASS\)/,
+      );
       expect((error as Error).message).not.toContain("hunter2");
     });
   });

@@ -1,7 +1,9 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
-import { maskPassword, parseStoreUrl } from "../../../src/bridge/store/store-url.js";
+import { parseStoreUrl } from "../../../src/bridge/store/store-url.js";
+import { maskPassword } from "../../../src/masked-url.js";
+import { StartupError } from "../../../src/startup-error.js";
 
 const dataDir = path.resolve("/srv/chatbridge/data");
 
@@ -83,8 +85,11 @@ describe("openBridgeStore", () => {
     const error: unknown = await openBridgeStore({ url: "redis://:hunter2@127.0.0.1:1", dataDir }).catch(
       (rejection: unknown) => rejection,
     );
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/^cannot connect to the Redis of STORE_URL \(redis:\/\/127\.0\.0\.1:1\)/);
+    expect(error).toBeInstanceOf(StartupError);
+    expect(error).toMatchObject({ setting: "STORE_URL", kind: "unavailable" });
+    expect((error as Error).message).toBe(
+      "STORE_URL=redis://:***@127.0.0.1:1 cannot be reached: connection refused: start Redis, or correct the host and port in STORE_URL.",
+    );
     expect((error as Error).message).not.toContain("hunter2");
     expect(Date.now() - started).toBeLessThan(5_000);
   });

@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { chmodSync, mkdtempSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
+/** tsx's loader by path, so the command runs from any working directory. */
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+
+/** The `chatbridge` executable running in a child process, with what it printed so far. */
+export interface CliProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Its exit code (null when a signal ended it) and how long it ran. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>;
+}
+
+/** Who the process runs as: the test's own user, or an unprivileged one (see {@link unprivileged}). */
+export interface RunAs {
+  uid?: number;
+  gid?: number;
+}
+
+/**
+ * Starts the real `chatbridge` (src/main.ts under tsx) with `args` and only the variables of `env` (plus PATH and
+ * HOME), in a fresh empty working directory so that no `.env` file of the developer is read.
+ */
+export function spawnCli(args: string[], env: Record<string, string>, runAs: RunAs = {}): CliProcess {
+  const cwd = mkdtempSync(path.join(tmpdir(), "chatbridge-cwd-"));
+  chmodSync(cwd, 0o755);
+  const started = Date.now();
+  const child = spawn(process.execPath, ["--import", TSX, MAIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: tmpdir(), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    ...runAs,
+  });
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>((resolve) => {
+    child.on("exit", (code, signal) => resolve({ code, signal, ms: Date.now() - started }));
+  });
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/**
+ * Runs a process as the user `nobody` when the tests run as root, whose permission checks would otherwise pass
+ * everywhere (a read-only folder, a privileged port); as anyone else, as that user.
+ */
+export function unprivileged(): RunAs {
+  return process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+}
+
+/** The lines of stderr that the CLI wrote itself (`chatbridge: …`), without the JSON log lines. */
+export function cliLines(stderr: string): string[] {
+  return stderr.split("\n").filter((line) => line.startsWith("chatbridge:"));
+}
