@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, mkdtempSync } from "node:fs";
+import { chmodSync, mkdtempSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -58,6 +58,21 @@ export function spawnCli(args: string[], env: Record<string, string>, runAs: Run
  */
 export function unprivileged(): RunAs {
   return process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+}
+
+/**
+ * Why the tests that run as {@link unprivileged} cannot run here, or undefined when they can: as root they run as
+ * `nobody`, who must be able to reach the checkout's files (a checkout under a private folder, such as the 0700
+ * folders `mktemp -d` makes, is out of its reach).
+ */
+export function unprivilegedUnavailable(): string | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  for (let dir = path.dirname(MAIN); ; dir = path.dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) {
+      return `user nobody cannot enter ${dir}, which holds the checkout: make it (and its parents) o+x to run these tests`;
+    }
+    if (dir === path.dirname(dir)) return undefined;
+  }
 }
 
 /** The lines of stderr that the CLI wrote itself (`chatbridge: …`), without the JSON log lines. */
