@@ -6,74 +6,152 @@
  * the first visible text, delay from the upstream's last byte to the final text on Telegram, Telegram calls per
  * answer, webhook acknowledgements per second, memory per conversation, and the total delivery time against the
  * least the per-bot limit (30 messages/s) allows: 5 s of streaming, then one final message per answer at 30/s.
- * chatbridge runs in its own process, as in production (its memory is read from its /metrics); the emulator and
- * the chatbot run in this one.
- * Run: npx tsx bench/telegram-bridge.ts [N ...]   (default 1 100 1000; not a test)
+ * chatbridge runs in processes of its own, as in production (their memory is read from their /metrics); the
+ * emulator and the chatbot run in this one.
+ *
+ * By default one instance (role all) on SQLite takes every webhook. Options:
+ * - `--instances K`: K instances (role all) on one Redis (redis://127.0.0.1:6379/11, a fresh STORE_NAMESPACE per
+ *   run, its keys deleted at the end), the webhook posts spread round-robin over them as a load balancer would;
+ * - `--web K --workers M`: K instances of role web, which take the webhooks (round-robin), and M of role worker,
+ *   which answer, on that Redis;
+ * - `--kill-at S`: in each measured round, S seconds after the first post, `kill -9` the first instance that answers
+ *   (role all or worker) and start it again at once, as a supervisor would (same port, DATA_DIR and store); posts
+ *   it misses go to the next instance, or are retried until it is back. Prints the answers lost, duplicated and
+ *   half-finished (each chat must end with exactly one message, the whole answer) and the questions asked upstream
+ *   twice. Works on SQLite with the one instance, and on Redis with K.
+ * With several instances, the heap per conversation is summed over all of them; after a kill it is not measured.
+ * WORK_LEASE_MS in the environment is passed to the instances (default 15000, chatbridge's own).
+ * Run: npx tsx bench/telegram-bridge.ts [--instances K | --web K --workers M] [--kill-at S] [N ...]
+ *      (default N: 1 100 1000; not a test)
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { TelegramEmulator } from "../test/emulators/telegram.js";
-import { freePort } from "../test/support/waiting.js";
+import { describeTally, tallyAnswers } from "../test/support/answer-tally.js";
+import { type BridgeInstance, BridgeInstances, type InstanceRole } from "../test/support/bridge-instances.js";
+import { deleteRedisKeys, freshRedisNamespace, TEST_REDIS_URL } from "../test/support/redis.js";
 import { ScriptedChatbot } from "../test/upstream/scripted-chatbot.js";
 import { ANSWER_CHARS, answerFor, FRAGMENTS, percentile, STREAM_MS, waitFor } from "./support/streamed-answers.js";
 
 const TOKEN = "123456789:AAbench-token-of-the-emulator_01";
 const BOT_LIMIT_PER_SECOND = 30;
+/** The Redis database of the multi-instance runs; each run keeps to a namespace of its own. */
+const STORE_URL = `${TEST_REDIS_URL}/11`;
+/**
+ * The instances' WORK_LEASE_MS: after a kill, what the dead process held is resumed once this has passed. chatbridge's
+ * default (15 s) unless WORK_LEASE_MS is set in this process's environment.
+ */
+const WORK_LEASE_MS = Number(process.env.WORK_LEASE_MS ?? 15_000);
+const USAGE =
+  "usage: npx tsx bench/telegram-bridge.ts [--instances K | --web K --workers M] [--kill-at SECONDS] [N ...]";
 
-const sizes = process.argv
-  .slice(2)
-  .map(Number)
-  .filter((n) => n > 0);
-const rounds = sizes.length > 0 ? sizes : [1, 100, 1000];
+function usage(problem: string): never {
+  console.error(`${problem}\n${USAGE}`);
+  process.exit(2);
+}
+
+const OPTIONS = {
+  instances: { type: "string" },
+  web: { type: "string" },
+  workers: { type: "string" },
+  "kill-at": { type: "string" },
+} as const;
+
+function parseCommandLine() {
+  try {
+    return parseArgs({ options: OPTIONS, allowPositionals: true });
+  } catch (error) {
+    return usage(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function parseOptions() {
+  const { values, positionals } = parseCommandLine();
+  const count = (name: string, value: string | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) usage(`${name} takes a whole number from 1, not ${JSON.stringify(value)}`);
+    return n;
+  };
+  const instances = count("--instances", values.instances);
+  const web = count("--web", values.web);
+  const workers = count("--workers", values.workers);
+  if ((web === undefined) !== (workers === undefined)) usage("--web and --workers go together");
+  if (instances !== undefined && web !== undefined) usage("--instances and --web/--workers exclude each other");
+  const killAt = values["kill-at"] === undefined ? undefined : Number(values["kill-at"]);
+  if (killAt !== undefined && !(Number.isFinite(killAt) && killAt >= 0)) {
+    usage(`--kill-at takes seconds (0 or more), not ${JSON.stringify(values["kill-at"])}`);
+  }
+  const sizes = positionals.map((value) => count("N", value) as number);
+  const roles: InstanceRole[] =
+    web !== undefined && workers !== undefined
+      ? [...Array<InstanceRole>(web).fill("web"), ...Array<InstanceRole>(workers).fill("worker")]
+      : Array<InstanceRole>(instances ?? 1).fill("all");
+  return {
+    roles,
+    redis: instances !== undefined || web !== undefined,
+    killAt,
+    rounds: sizes.length > 0 ? sizes : [1, 100, 1000],
+  };
+}
+
+const { roles, redis, killAt, rounds } = parseOptions();
 
 const telegram = await TelegramEmulator.start({ token: TOKEN });
 const chatbot = await ScriptedChatbot.start();
 chatbot.answer = (question) => ({ fragments: answerFor(question), pauseMs: STREAM_MS / FRAGMENTS });
-const port = await freePort();
-const bridgeUrl = `http://127.0.0.1:${port}`;
-// e.g. BRIDGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles chatbridge under this load.
-const nodeArgs = (process.env.BRIDGE_NODE_ARGS ?? "").split(" ").filter(Boolean);
-const bridge = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts", "start"], {
-  cwd: fileURLToPath(new URL("..", import.meta.url)),
-  stdio: ["ignore", "ignore", "inherit"],
-  env: {
-    PATH: process.env.PATH,
-    LOG_LEVEL: "warn",
-    PORT: String(port),
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), "chatbridge-bench-")),
-    PUBLIC_URL: bridgeUrl,
-    CHATBOT_API_URL: chatbot.url,
-    CHATBOT_API_KEY: "sk-bench",
-    CHATBOT_SERIAL_NUMBER: "bench",
-    TELEGRAM_BOT_TOKEN: TOKEN,
-    TELEGRAM_WEBHOOK_SECRET: "bench-secret",
-    TELEGRAM_API_ROOT: telegram.url,
-  },
-});
-const bridgeExit = new Promise((resolve) => bridge.once("exit", resolve));
-
-/** chatbridge's heap in use, from its Prometheus metrics. */
-async function bridgeHeap(): Promise<number> {
-  const metrics = await (await fetch(`${bridgeUrl}/metrics`)).text();
-  return Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(metrics)?.[1] ?? Number.NaN);
+const namespace = redis ? freshRedisNamespace() : undefined;
+let group: BridgeInstances | undefined;
+try {
+  group = await BridgeInstances.start({
+    roles,
+    telegramRoot: telegram.url,
+    // Calls are counted at the emulator; a recording proxy would be one more hop in this (busy) process.
+    recordTelegram: false,
+    // e.g. BRIDGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles chatbridge under this load.
+    nodeArgs: (process.env.BRIDGE_NODE_ARGS ?? "").split(" ").filter(Boolean),
+    env: {
+      LOG_LEVEL: "warn",
+      // Not where the posts go (they go straight to the instances), but setWebhook needs one.
+      PUBLIC_URL: "https://bridge.example.test",
+      CHATBOT_API_URL: chatbot.url,
+      CHATBOT_API_KEY: "sk-bench",
+      CHATBOT_SERIAL_NUMBER: "bench",
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_WEBHOOK_SECRET: "bench-secret",
+      WORK_LEASE_MS: String(WORK_LEASE_MS),
+      ...(namespace && { STORE_URL, STORE_NAMESPACE: namespace }),
+    },
+  });
+  for (const instance of group.instances) forwardStderr(instance);
+  await measure(group);
+} finally {
+  if (group) {
+    await Promise.all(group.instances.map((instance) => (instance.running ? instance.terminate() : undefined)));
+    await group.close();
+  }
+  await telegram.close();
+  await chatbot.close();
+  if (namespace) await deleteRedisKeys(namespace, STORE_URL);
 }
 
-let nextUpdate = 1;
-let nextChat = 1_000_000;
-const update = (chatId: number, text: string) => ({
-  update_id: nextUpdate++,
-  message: {
-    message_id: nextUpdate,
-    date: Math.floor(Date.now() / 1000),
-    chat: { id: chatId, type: "private", first_name: "Bench" },
-    from: { id: chatId, is_bot: false, first_name: "Bench" },
-    text,
-  },
-});
+/** Copies what the instance's current process writes to stderr (warnings, errors) to this one's, line by line. */
+function forwardStderr(instance: BridgeInstance): void {
+  const { process: cli } = instance.current;
+  const prefix = roles.length > 1 ? `[${instance.name}] ` : "";
+  const write = (text: string) => {
+    const lines = text.split("\n").filter(Boolean);
+    if (lines.length > 0) process.stderr.write(`${lines.map((line) => `${prefix}${line}`).join("\n")}\n`);
+  };
+  write(cli.stderr());
+  cli.child.stderr?.on("data", (chunk: Buffer) => write(chunk.toString()));
+}
+
+/** The instances' heap in use, summed, from their Prometheus metrics. */
+async function bridgeHeap(instances: readonly BridgeInstance[]): Promise<number> {
+  const heaps = await Promise.all(instances.map((instance) => instance.metric("nodejs_heap_size_used_bytes")));
+  return heaps.reduce((sum, heap) => sum + heap, 0);
+}
 
 /**
  * The smallest delays from each answer's end to its final message that a bot limited to 30 messages in any second
@@ -89,66 +167,143 @@ function leastFinalDelays(answeredAt: number[]): number[] {
   });
 }
 
-if (!(await waitFor(() => telegram.webhook !== undefined, 60_000))) throw new Error("chatbridge did not start");
-console.log(
-  `chatbridge → Telegram emulator: answers of ${ANSWER_CHARS} characters in ${FRAGMENTS} fragments over ${STREAM_MS / 1000} s`,
-);
-for (const n of rounds) {
-  const chats = Array.from({ length: n }, () => nextChat++);
-  // Warm-up: every conversation gets its greeting, so the measured round holds only the answers.
-  await Promise.all(chats.map((chat) => telegram.deliver(update(chat, "/start"))));
-  await waitFor(() => chats.every((chat) => telegram.messagesIn(chat).length >= 1), 120_000);
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
-  telegram.reset();
-  chatbot.reset();
-  const heapBefore = await bridgeHeap();
-  let heapPeak = heapBefore;
-  const sampler = setInterval(async () => {
-    heapPeak = Math.max(heapPeak, await bridgeHeap().catch(() => heapPeak));
-  }, 250);
+function describeSetup(): string {
+  const count = (role: InstanceRole) => roles.filter((r) => r === role).length;
+  const store = redis ? `Redis (${STORE_URL}, namespace ${namespace})` : "SQLite";
+  const who =
+    count("all") > 0
+      ? `${count("all")} instance${count("all") > 1 ? "s" : ""} (role all)`
+      : `${count("web")} web instance${count("web") > 1 ? "s" : ""} and ${count("worker")} worker${count("worker") > 1 ? "s" : ""}`;
+  const spread = roles.length > 1 ? ", webhook posts round-robin over the instances that take them" : "";
+  const kill = killAt === undefined ? "" : `; kill -9 of one answering instance ${killAt} s into each measured round`;
+  return `${who} on ${store}${spread}${kill}`;
+}
 
-  const posted = new Map<number, number>();
-  const start = performance.now();
-  const acks = await Promise.all(
-    chats.map(async (chat) => {
-      posted.set(chat, performance.now());
-      return (await telegram.deliver(update(chat, `Question ${chat}`))).status;
-    }),
-  );
-  const ackSeconds = (performance.now() - start) / 1000;
-  const expected = (chat: number) => answerFor(`Question ${chat}`).join("").trim();
-  const answered = (chat: number) => telegram.messagesIn(chat).some((message) => message.text === expected(chat));
-  const complete = await waitFor(() => chats.every(answered), 30_000 + n * 200);
-  const end = Math.max(...chats.flatMap((chat) => telegram.messagesIn(chat).map((message) => message.sentAt)));
-  clearInterval(sampler);
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-  const heapAfter = await bridgeHeap();
+async function measure(group: BridgeInstances): Promise<void> {
+  let nextUpdate = 1;
+  let nextChat = 1_000_000;
+  const update = (chatId: number, text: string) => ({
+    update_id: nextUpdate++,
+    message: {
+      message_id: nextUpdate,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: chatId, type: "private", first_name: "Bench" },
+      from: { id: chatId, is_bot: false, first_name: "Bench" },
+      text,
+    },
+  });
+  // The n-th post of a round goes to the n-th receiving instance, round-robin; one that is down passes it on.
+  const post = async (body: object, index: number) => (await group.deliver(body, index)).outcome.status;
+  const victim = group.instances.find((instance) => instance.role !== "web") as BridgeInstance;
 
-  const firstText: number[] = [];
-  const finalDelay: number[] = [];
-  for (const chat of chats) {
-    const shown = telegram.calls.find(
-      (call) =>
-        call.ok &&
-        Number(call.params.chat_id) === chat &&
-        ["sendMessage", "sendMessageDraft", "editMessageText"].includes(call.method) &&
-        String(call.params.text ?? "").trim() !== "",
-    );
-    if (shown) firstText.push(shown.at - (posted.get(chat) ?? start));
-    const ask = chatbot.asks.find((a) => a.content === `Question ${chat}`);
-    const final = telegram.messagesIn(chat).find((message) => message.text === expected(chat));
-    if (ask?.answeredAt !== undefined && final) finalDelay.push(final.sentAt - ask.answeredAt);
-  }
-  const calls = telegram.calls.filter((call) => call.ok && call.method !== "getMe").length;
-  const delivered = chats.filter(answered).length;
-  const totalSeconds = (end - start) / 1000;
-  const leastSeconds = STREAM_MS / 1000 + n / BOT_LIMIT_PER_SECOND;
-  const leastDelay = leastFinalDelays(
-    chats.flatMap((chat) => chatbot.asks.find((a) => a.content === `Question ${chat}`)?.answeredAt ?? []),
-  );
-  const ms = (value: number) => `${Math.round(value)} ms`;
   console.log(
-    [
+    `chatbridge → Telegram emulator: answers of ${ANSWER_CHARS} characters in ${FRAGMENTS} fragments over ${STREAM_MS / 1000} s`,
+  );
+  console.log(describeSetup());
+  for (const n of rounds) {
+    const chats = Array.from({ length: n }, () => nextChat++);
+    // Warm-up: every conversation gets its greeting, so the measured round holds only the answers.
+    await Promise.all(chats.map((chat, index) => post(update(chat, "/start"), index)));
+    await waitFor(() => chats.every((chat) => telegram.messagesIn(chat).length >= 1), 120_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    telegram.reset();
+    chatbot.reset();
+    const killing = killAt !== undefined;
+    const heapBefore = killing ? Number.NaN : await bridgeHeap(group.instances);
+    let heapPeak = heapBefore;
+    const sampler = killing
+      ? undefined
+      : setInterval(async () => {
+          heapPeak = Math.max(heapPeak, await bridgeHeap(group.instances).catch(() => heapPeak));
+        }, 250);
+
+    const expected = (chat: number) => answerFor(`Question ${chat}`).join("").trim();
+    const answered = (chat: number) => telegram.messagesIn(chat).some((message) => message.text === expected(chat));
+    const posted = new Map<number, number>();
+    const start = performance.now();
+    // The kill: S seconds after the first post, then the restart at once.
+    const kill: { at?: number; sent?: number; streaming?: number; restartedAt?: number; done: Promise<void> } = {
+      done: Promise.resolve(),
+    };
+    if (killing) {
+      kill.done = new Promise<void>((resolve) => setTimeout(resolve, killAt * 1000)).then(async () => {
+        kill.sent = chats.filter(answered).length;
+        kill.streaming = chatbot.asks.filter((ask) => ask.answeredAt === undefined).length;
+        kill.at = performance.now();
+        await victim.kill();
+        await victim.start();
+        kill.restartedAt = performance.now();
+        forwardStderr(victim);
+      });
+    }
+    let killed = !killing;
+    const over = () => {
+      killed = true;
+    };
+    kill.done.then(over, over);
+    const acks = await Promise.all(
+      chats.map(async (chat, index) => {
+        posted.set(chat, performance.now());
+        return post(update(chat, `Question ${chat}`), index);
+      }),
+    );
+    const ackSeconds = (performance.now() - start) / 1000;
+    const complete = await waitFor(
+      () => killed && chats.every(answered),
+      30_000 + n * 200 + (killing ? killAt * 1000 + WORK_LEASE_MS + 60_000 : 0),
+    );
+    await kill.done;
+    const end = Math.max(...chats.flatMap((chat) => telegram.messagesIn(chat).map((message) => message.sentAt)));
+    if (sampler) clearInterval(sampler);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const heapAfter = killing ? Number.NaN : await bridgeHeap(group.instances);
+    if (killing) {
+      // What the dead process held is resumed when its leases end; wait for that, for every question asked to be
+      // answered upstream, and for Telegram to be quiet, so that an answer sent twice shows.
+      const quietSince = () => telegram.calls.at(-1)?.at ?? 0;
+      await waitFor(
+        () =>
+          performance.now() > (kill.at ?? 0) + WORK_LEASE_MS + 2_000 &&
+          chatbot.asks.every((ask) => ask.answeredAt !== undefined) &&
+          performance.now() - quietSince() > 2_000,
+        120_000,
+      );
+    }
+
+    // Each question's answer upstream: the last one that ended before its final text (a question whose holder was
+    // killed is asked again).
+    const asksOf = new Map<string, number[]>();
+    for (const ask of chatbot.asks) {
+      if (ask.answeredAt !== undefined) asksOf.set(ask.content, [...(asksOf.get(ask.content) ?? []), ask.answeredAt]);
+    }
+    const firstText: number[] = [];
+    const finalDelay: number[] = [];
+    const answerEnds: number[] = [];
+    for (const chat of chats) {
+      const shown = telegram.calls.find(
+        (call) =>
+          call.ok &&
+          Number(call.params.chat_id) === chat &&
+          ["sendMessage", "sendMessageDraft", "editMessageText"].includes(call.method) &&
+          String(call.params.text ?? "").trim() !== "",
+      );
+      if (shown) firstText.push(shown.at - (posted.get(chat) ?? start));
+      const final = telegram.messagesIn(chat).find((message) => message.text === expected(chat));
+      const ends = asksOf.get(`Question ${chat}`) ?? [];
+      const answeredAt = ends.filter((at) => final === undefined || at <= final.sentAt).at(-1) ?? ends[0];
+      if (answeredAt !== undefined) answerEnds.push(answeredAt);
+      if (answeredAt !== undefined && final) finalDelay.push(final.sentAt - answeredAt);
+    }
+    // The calls to the round's chats (not the set-up calls of a restarted process).
+    const calls = telegram.calls.filter(
+      (call) => call.ok && call.method !== "getMe" && call.params.chat_id !== undefined,
+    ).length;
+    const delivered = chats.filter(answered).length;
+    const totalSeconds = (end - start) / 1000;
+    const leastSeconds = STREAM_MS / 1000 + n / BOT_LIMIT_PER_SECOND;
+    const leastDelay = leastFinalDelays(answerEnds);
+    const ms = (value: number) => `${Math.round(value)} ms`;
+    const lines = [
       `N=${n}: ${delivered}/${n} answers delivered whole${complete ? "" : " (timed out)"}, ${telegram.rateLimited().length} × 429`,
       `  acks: ${acks.filter((status) => status === 200).length}/${n} 200 OK, ${(n / ackSeconds).toFixed(0)} acks/s`,
       `  first visible text after the webhook post: p50 ${ms(percentile(firstText, 50))}, p95 ${ms(percentile(firstText, 95))}`,
@@ -156,11 +311,35 @@ for (const n of rounds) {
         ` (least the 30/s bot limit allows: p50 ${ms(percentile(leastDelay, 50))}, p95 ${ms(percentile(leastDelay, 95))})`,
       `  Telegram calls per answer: ${(calls / n).toFixed(1)} (typing, drafts, final)`,
       `  total ${totalSeconds.toFixed(1)} s; least the 30/s bot limit allows ${leastSeconds.toFixed(1)} s; ratio ${(totalSeconds / leastSeconds).toFixed(3)}`,
-      `  chatbridge heap per conversation: ${((heapPeak - heapBefore) / n / 1024).toFixed(1)} KiB at peak, ${((heapAfter - heapBefore) / n / 1024).toFixed(1)} KiB a second after (no forced GC)`,
-    ].join("\n"),
-  );
+    ];
+    if (killing) {
+      const tally = tallyAnswers(telegram, new Map(chats.map((chat) => [chat, [expected(chat)]])), [kill.at ?? 0]);
+      const counts = new Map<string, number>();
+      for (const ask of chatbot.asks) counts.set(ask.content, (counts.get(ask.content) ?? 0) + 1);
+      const twice = [...counts.values()].filter((count) => count > 1).length;
+      const restart = ((kill.restartedAt ?? Number.NaN) - (kill.at ?? Number.NaN)) / 1000;
+      const tallied = (performance.now() - start) / 1000;
+      lines.push(
+        `  kill -9 of ${victim.name} at ${(((kill.at ?? Number.NaN) - start) / 1000).toFixed(1)} s (${kill.sent} of ${n} answers sent, ${kill.streaming} streaming upstream), started again in ${restart.toFixed(1)} s`,
+        `  tallied ${tallied.toFixed(0)} s after the first post: ${describeTally(tally)}; ${twice} questions asked upstream twice`,
+      );
+      const short = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}… (${text.length} characters)` : text);
+      const wrong = chats.filter((chat) => {
+        const shown = telegram.messagesIn(chat);
+        return shown.length !== 1 || shown[0]?.text !== expected(chat);
+      });
+      for (const chat of wrong.slice(0, 5)) {
+        const shown = telegram.messagesIn(chat).map((message) => short(message.text));
+        const asked = counts.get(`Question ${chat}`) ?? 0;
+        lines.push(`    e.g. chat ${chat}: shows ${JSON.stringify(shown)}; asked upstream ${asked} time(s)`);
+      }
+      lines.push("  chatbridge heap per conversation: not measured (an instance was restarted during the round)");
+    } else {
+      const over = roles.length > 1 ? ` (summed over the ${roles.length} instances)` : "";
+      lines.push(
+        `  chatbridge heap per conversation${over}: ${((heapPeak - heapBefore) / n / 1024).toFixed(1)} KiB at peak, ${((heapAfter - heapBefore) / n / 1024).toFixed(1)} KiB a second after (no forced GC)`,
+      );
+    }
+    console.log(lines.join("\n"));
+  }
 }
-bridge.kill("SIGTERM");
-await bridgeExit;
-await telegram.close();
-await chatbot.close();

@@ -8,13 +8,15 @@ import { WebChannel } from "../adapters/web/web-channel.js";
 import { webChatRoutes } from "../adapters/web/web-routes.js";
 import { startWhatsApp } from "../adapters/whatsapp/whatsapp-setup.js";
 import { adminRoutes } from "./admin/admin-routes.js";
+import { BackgroundPasses } from "./bridge/background-passes.js";
 import { Bridge } from "./bridge/bridge.js";
 import { malformedPayloadReporter } from "./bridge/malformed-payloads.js";
 import { createBridgeMetrics } from "./bridge/metrics.js";
 import { type BridgeStore, openBridgeStore } from "./bridge/store/bridge-store.js";
+import { answers, type BridgeRole, receives, roleRefusal } from "./bridge-role.js";
 import { type ChatbotLinks, resolveChatbots } from "./chatbot-links.js";
 import { type ChatbotHealth, ChatbotMonitor } from "./chatbot-monitor.js";
-import type { Config } from "./config.js";
+import { type Config, ConfigError } from "./config.js";
 import { listenOn } from "./http-listen.js";
 import { finalErrorHandler, unknownRoute } from "./json-fallbacks.js";
 import type { Logger } from "./log.js";
@@ -52,12 +54,21 @@ export interface RunningBridge {
  * retries and `options.chatbotRetryMs` how often an unreachable chatbot is probed again (tests shorten the waits).
  * A chatbot that cannot be reached does not stop the start: the bridge runs, /readyz says why it is not ready,
  * and the chatbot is probed again until it answers.
+ * `options.role` (default `all`) splits the work between processes sharing the store (see {@link BridgeRole}): `web`
+ * serves everything above but answers nothing; `worker` attaches every channel's outbound side and answers, serving
+ * only /healthz, /readyz, /metrics and the embedded API. Every role attaches the channels (the handoff desk and the
+ * admin endpoints send through them) and runs the background passes when it holds their lease.
+ * @throws ConfigError when the role cannot work with the store (`web` or `worker` on `memory://`).
  */
 export async function startBridge(
   config: Config,
   log: Logger,
-  options: { host?: string; mailRetry?: Partial<MailRetryPolicy>; chatbotRetryMs?: number } = {},
+  options: { host?: string; mailRetry?: Partial<MailRetryPolicy>; chatbotRetryMs?: number; role?: BridgeRole } = {},
 ): Promise<RunningBridge> {
+  const role = options.role ?? "all";
+  const refusal = roleRefusal(role, config.bridge.storeUrl, config.dataDir);
+  if (refusal) throw new ConfigError([refusal]);
+  const receive = receives(role);
   // One mail transport for the handoff outbox and the embedded server's daily digests.
   const { smtpUrl, from } = config.mail;
   const mailer = smtpUrl && from ? createSmtpMailer({ smtpUrl, from }) : undefined;
@@ -71,21 +82,27 @@ export async function startBridge(
   let server: Server | undefined;
   try {
     chatbots = resolveChatbots(config, embedded);
-    store = await openBridgeStore({ url: config.bridge.storeUrl, dataDir: config.dataDir });
+    store = await openBridgeStore({
+      url: config.bridge.storeUrl,
+      dataDir: config.dataDir,
+      namespace: config.bridge.storeNamespace,
+    });
     const monitor = new ChatbotMonitor(chatbots.targets, { log, retryMs: options.chatbotRetryMs });
     chatbotMonitor = monitor;
     const metrics = createBridgeMetrics({ processMetrics: true });
+    const work = store.work;
+    metrics.watchWork(() => work.stats());
     const onMalformed = malformedPayloadReporter(log, metrics.malformedPayloads);
     outbox = mailer ? new MailOutbox({ store, mailer, log, metrics, retry: options.mailRetry }) : undefined;
     const bridge = new Bridge({ store, config: config.bridge, chatbots: chatbots.links, log, metrics, outbox });
     const app = express();
     app.disable("x-powered-by");
     if (embedded) app.use("/chat", embedded.router);
-    const web = new WebChannel();
+    const web = new WebChannel(store.visitorEvents);
     bridge.attach(web);
-    app.use(webChatRoutes(web, bridge, { title: embedded?.demo.chatbot.settings.Name ?? "chatbridge" }));
+    if (receive) app.use(webChatRoutes(web, bridge, { title: embedded?.demo.chatbot.settings.Name ?? "chatbridge" }));
     const telegramWebhooks = new Map<string, TelegramWebhook>();
-    app.use(telegramWebhookRoutes(telegramWebhooks, { log, onMalformed }));
+    if (receive) app.use(telegramWebhookRoutes(telegramWebhooks, { log, onMalformed }));
     app.get("/healthz", (_req, res) => {
       res.json({ status: "ok" });
     });
@@ -95,7 +112,7 @@ export async function startBridge(
     app.get("/metrics", async (_req, res) => {
       res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });
-    app.use(adminRoutes(bridge.handoffs, config.adminToken));
+    if (receive) app.use(adminRoutes(bridge.handoffs, config.adminToken));
     // Slack and WhatsApp add their routes here once started; the JSON fallbacks stay last.
     const channelRoutes = express.Router();
     app.use(channelRoutes, unknownRoute, finalErrorHandler(log));
@@ -131,6 +148,8 @@ export async function startBridge(
           webhooks: telegramWebhooks,
           log,
           onMalformed,
+          leases: bridgeStore.leases,
+          receive,
         }),
       );
     }
@@ -153,6 +172,7 @@ export async function startBridge(
           memory: store.keyv,
           threadMemoryMs,
           onMalformed,
+          receive,
         }),
       );
     }
@@ -174,7 +194,11 @@ export async function startBridge(
       ),
     ];
     const channels: ChannelStatus[] = [
-      { name: "web chat", enabled: true, detail: `${config.bridge.publicUrl ?? url}/` },
+      {
+        name: "web chat",
+        enabled: true,
+        detail: receive ? `${config.bridge.publicUrl ?? url}/` : "answering only (role worker)",
+      },
       ...telegrams.map((running) => running.status),
       ...slacks.map((running) => running.status),
       ...whatsappBots.map(
@@ -188,11 +212,19 @@ export async function startBridge(
             onMalformed,
             onStatus: (status) => metrics.platformStatuses.inc({ channel: "whatsapp", status }),
             onGraphError: (code) => metrics.platformErrors.inc({ channel: "whatsapp", code: String(code) }),
+            receive,
           }).status,
       ),
     ];
-    // Only now: a mail a retry delivers may be confirmed to its user at once, through a channel attached above.
-    outbox?.start();
+    // Only now, with every channel attached: answers go out through them.
+    if (answers(role)) bridge.startWorking();
+    const desk = bridge.handoffs;
+    const background = new BackgroundPasses({
+      leases: bridgeStore.leases,
+      duties: [{ start: () => desk.start(), stop: () => desk.stop() }, ...(outbox ? [outbox] : [])],
+      log,
+    });
+    background.start();
     return {
       url,
       channels,
@@ -204,6 +236,7 @@ export async function startBridge(
         await Promise.all([...telegrams, ...slacks].map((running) => running.stop()));
         const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
         listening.closeIdleConnections();
+        await background.stop();
         await bridge.stop(graceMs);
         // Event streams of web chat pages never end by themselves.
         listening.closeAllConnections();

@@ -60,6 +60,10 @@ export const VARIABLES = {
     schema: z.coerce.number().int().min(1).max(65535).default(3000),
     fix: "a whole number from 1 to 65535 (default 3000)",
   },
+  SHUTDOWN_GRACE_MS: {
+    schema: z.coerce.number().int().min(0).max(600_000).default(10_000),
+    fix: "milliseconds from 0 to 600000 that answers under way may take to finish after SIGTERM (default 10000)",
+  },
   DATA_DIR: { schema: z.string().trim().min(1).default("./data"), fix: "a directory path (default ./data)" },
   LOG_LEVEL: { schema: z.enum(LOG_LEVELS).default("info"), fix: `one of ${LOG_LEVELS.join(", ")} (default info)` },
   CHATBOT_API_URL: {
@@ -90,6 +94,13 @@ export const VARIABLES = {
     fix: "redis://host:6379, memory:// (tests), sqlite:///path/bridge.db, or leave it unset for a SQLite file in DATA_DIR",
     secret: true,
   },
+  STORE_NAMESPACE: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -")
+      .default("chatbridge"),
+    fix: "1-64 letters, digits, _ or - (default chatbridge): the prefix of every key in the store; deployments sharing one Redis or SQLite file need different ones",
+  },
   PUBLIC_URL: { schema: httpUrl, fix: "the https:// address at which the platforms reach this server" },
   GROUP_SESSION_SCOPE: {
     schema: z.enum(["thread", "user"]).default("thread"),
@@ -103,6 +114,14 @@ export const VARIABLES = {
   QUEUE_MODE: {
     schema: z.enum(["queue", "merge"]).default("queue"),
     fix: "queue (answer waiting messages one by one, the default) or merge (ask them as one question)",
+  },
+  WORKER_CONCURRENCY: {
+    schema: z.coerce.number().int().min(1).max(100_000).default(1000),
+    fix: "the most conversations one process answers at once, from 1 to 100000 (default 1000)",
+  },
+  WORK_LEASE_MS: {
+    schema: z.coerce.number().int().min(500).max(600_000).default(15_000),
+    fix: "milliseconds a process holds a conversation without renewing it, from 500 to 600000 (default 15000): after a crash another process resumes the conversation within this time",
   },
   ANSWER_TIMEOUT_MS: {
     schema: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),

@@ -12,6 +12,8 @@ export { LOG_LEVELS, type LogLevel } from "./config-variables.js";
 export interface Config {
   /** Port of the single HTTP server. */
   port: number;
+  /** How long answers under way may take to finish after SIGTERM before the rest is handed over. */
+  shutdownGraceMs: number;
   /** Absolute path where embedded data (database, files, store) lives. */
   dataDir: string;
   logLevel: LogLevel;
@@ -85,6 +87,8 @@ export interface Config {
 export interface BridgeConfig {
   /** `redis://…`, `memory://`, or undefined for a SQLite file in `dataDir`. */
   storeUrl: string | undefined;
+  /** The prefix of every key in the store: processes with the same store and namespace share their state. */
+  storeNamespace: string;
   /** Public base URL of this server (webhooks, upload links), without trailing slash. */
   publicUrl: string | undefined;
   /** In groups, one chatbot session per thread, or per user within the thread. */
@@ -97,6 +101,8 @@ export interface BridgeConfig {
   queueMode: "queue" | "merge";
   /** Longest wait for the chatbot's answer to complete. */
   answerTimeoutMs: number;
+  /** How this process takes conversations from the durable work queue. */
+  work: WorkConfig;
   /** What the user reads when the chatbot fails. */
   apologyText: string;
   /** The greeting when the chatbot's WelcomeMessage cannot be read (the hosted platform has no such operation). */
@@ -105,6 +111,14 @@ export interface BridgeConfig {
   media: MediaConfig;
   /** Talking to a human (see "Talk to a human" in docs/bridge.md). */
   handoff: HandoffConfig;
+}
+
+/** How a process takes its share of the durable work (see "Several instances" in docs/scaling.md). */
+export interface WorkConfig {
+  /** The most conversations this process answers at once. */
+  concurrency: number;
+  /** How long a conversation stays with a process that stopped renewing its lease (crashed, stalled). */
+  leaseMs: number;
 }
 
 /** When and how a conversation is handed to a person. */
@@ -192,6 +206,7 @@ export function loadConfig(
   const cwd = options.cwd ?? process.cwd();
   return {
     port: v.PORT,
+    shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
     dataDir: path.resolve(cwd, v.DATA_DIR),
     logLevel: v.LOG_LEVEL,
     chatbotApi: {
@@ -205,12 +220,14 @@ export function loadConfig(
     databaseUrl: v.DATABASE_URL,
     bridge: {
       storeUrl: v.STORE_URL,
+      storeNamespace: v.STORE_NAMESPACE,
       publicUrl: v.PUBLIC_URL,
       groupSessionScope: v.GROUP_SESSION_SCOPE,
       sessionIdleMs: v.SESSION_IDLE_MINUTES * 60_000,
       resetKeyword: v.RESET_KEYWORD,
       queueMode: v.QUEUE_MODE,
       answerTimeoutMs: v.ANSWER_TIMEOUT_MS,
+      work: { concurrency: v.WORKER_CONCURRENCY, leaseMs: v.WORK_LEASE_MS },
       apologyText: v.APOLOGY_TEXT,
       welcomeText: v.WELCOME_TEXT,
       media: {

@@ -11,17 +11,22 @@ process.on("SIGINT", () => {
   interrupted = true;
   signals.emit("interrupt");
 });
-/** How long a stop asked for by SIGTERM may take (the servers' grace for answers under way, and some) before the
- * process ends anyway: a supervisor's SIGTERM must always end it. */
-const TERMINATE_DEADLINE_MS = 20_000;
+/**
+ * How long a stop asked for by SIGTERM may take before the process ends anyway (a supervisor's SIGTERM must always
+ * end it): the command's grace for answers under way (it emits "grace" with it), and 10 s more to close.
+ */
+let terminateDeadlineMs = 20_000;
+signals.on("grace", (graceMs: number) => {
+  terminateDeadlineMs = graceMs + 10_000;
+});
 process.on("SIGTERM", () => {
   // Nothing is listening while the program starts up or a command runs: end at once.
   if (signals.listenerCount("terminate") === 0) process.exit(143);
   signals.emit("terminate");
   setTimeout(() => {
-    process.stderr.write(`chatbridge: still stopping ${TERMINATE_DEADLINE_MS / 1000} s after SIGTERM; exiting now\n`);
+    process.stderr.write(`chatbridge: still stopping ${terminateDeadlineMs / 1000} s after SIGTERM; exiting now\n`);
     process.exit(143);
-  }, TERMINATE_DEADLINE_MS).unref();
+  }, terminateDeadlineMs).unref();
 });
 
 // A last safety net: a stray rejection is reported, never allowed to bring the bridge down.

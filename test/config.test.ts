@@ -21,6 +21,7 @@ describe("loadConfig", () => {
     const config = loadConfig({}, noFile);
     expect(config).toEqual({
       port: 3000,
+      shutdownGraceMs: 10_000,
       dataDir: "/srv/app/data",
       logLevel: "info",
       chatbotApi: {
@@ -34,12 +35,14 @@ describe("loadConfig", () => {
       databaseUrl: undefined,
       bridge: {
         storeUrl: undefined,
+        storeNamespace: "chatbridge",
         publicUrl: undefined,
         groupSessionScope: "thread",
         sessionIdleMs: 86_400_000,
         resetKeyword: undefined,
         queueMode: "queue",
         answerTimeoutMs: 60_000,
+        work: { concurrency: 1000, leaseMs: 15_000 },
         apologyText: "Sorry, I couldn't finish that answer. Please try again in a moment.",
         welcomeText: "Hi! How can I help you today?",
         media: {

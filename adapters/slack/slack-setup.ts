@@ -55,6 +55,11 @@ export interface SlackStartOptions {
   log: Logger;
   /** Where authentic payloads that do not fit what the bridge reads are reported (HTTP and Socket Mode). */
   onMalformed?: ReportMalformed | undefined;
+  /**
+   * false: the outbound side only (role worker): no Bolt app, no routes, no Socket Mode connection — other processes
+   * take the events; only SLACK_BOT_TOKEN is needed then. Default true.
+   */
+  receive?: boolean | undefined;
 }
 
 /** Slack running: its channel (undefined when disabled), its banner line, and how to stop receiving. */
@@ -71,13 +76,24 @@ export interface RunningSlack {
  * `/<botId>`), which verifies each request's timestamp and signature, answers `url_verification`, acknowledges
  * payloads that do not fit what the bridge reads without dispatching them, and acknowledges events once the bridge
  * has taken the message, so a failure to take it answers 500 and Slack delivers it again. With an app-level token
- * (SLACK_APP_TOKEN) it uses Socket Mode instead, for workspaces without a public URL; payloads are sorted the same way.
+ * (SLACK_APP_TOKEN) it uses Socket Mode instead, for workspaces without a public URL; payloads are sorted the same way,
+ * and an envelope is acknowledged only once the bridge recorded its event. With `receive: false` only the channel is
+ * attached, to answer.
  */
 export async function startSlack(options: SlackStartOptions): Promise<RunningSlack> {
   const { botId, slack, bridge, app, log } = options;
   const named = botId !== "default";
   const name = named ? `Slack (${botId})` : "Slack";
   const stopNothing = async () => {};
+  if (slack.botToken && options.receive === false) {
+    const channel = new SlackChannel({ token: slack.botToken, apiUrl: slack.apiUrl, botId, log });
+    bridge.attach(channel);
+    const identity = await slackIdentity(channel, log, botId);
+    const status = identity
+      ? { name, enabled: true, detail: `${identity}, answering only (role worker)` }
+      : { name, enabled: false, detail: AUTH_FAILED };
+    return { channel, status, stop: stopNothing };
+  }
   if (!slack.botToken || !(slack.signingSecret || slack.appToken)) {
     const missing = slack.botToken ? "SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)" : "SLACK_BOT_TOKEN";
     return {
@@ -154,17 +170,8 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
     }
   });
   if (http) app.use(http.router);
-  const identity = await channel.client.auth.test().then(
-    (result) => `@${result.user ?? "bot"} in ${result.team ?? "the workspace"}`,
-    (error: unknown) => {
-      log.warn({ err: error, channel: "slack", botId }, "Slack auth.test failed; check SLACK_BOT_TOKEN");
-      return undefined;
-    },
-  );
-  if (!identity) {
-    const detail = "auth.test failed: check SLACK_BOT_TOKEN and SLACK_API_URL";
-    return { channel, status: { name, enabled: false, detail }, stop: stopNothing };
-  }
+  const identity = await slackIdentity(channel, log, botId);
+  if (!identity) return { channel, status: { name, enabled: false, detail: AUTH_FAILED }, stop: stopNothing };
   if (!socket) {
     const detail = `${identity}, events at ${path}, actions at ${actionsPath}`;
     return { channel, status: { name, enabled: true, detail }, stop: stopNothing };
@@ -183,6 +190,19 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
       await socket.stop();
     },
   };
+}
+
+const AUTH_FAILED = "auth.test failed: check SLACK_BOT_TOKEN and SLACK_API_URL";
+
+/** "@bot in Workspace" from auth.test, or undefined (logged) when the token does not work. */
+function slackIdentity(channel: SlackChannel, log: Logger, botId: string): Promise<string | undefined> {
+  return channel.client.auth.test().then(
+    (result) => `@${result.user ?? "bot"} in ${result.team ?? "the workspace"}`,
+    (error: unknown) => {
+      log.warn({ err: error, channel: "slack", botId }, "Slack auth.test failed; check SLACK_BOT_TOKEN");
+      return undefined;
+    },
+  );
 }
 
 /** Bolt's logger interface over pino, at warn and above (Bolt's info and debug chatter is for app developers). */

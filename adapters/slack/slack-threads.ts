@@ -1,4 +1,5 @@
 import type Keyv from "keyv";
+import { SLACK_THREAD_PREFIX } from "../../src/bridge/store/key-prefixes.js";
 
 /**
  * The channel threads a bot takes part in: a thread it answered a mention in is a conversation, so the next
@@ -23,6 +24,6 @@ export class SlackThreads {
   }
 
   #key(channel: string, threadTs: string): string {
-    return `slack-thread:${encodeURIComponent(this.botId)}:${channel}:${threadTs}`;
+    return `${SLACK_THREAD_PREFIX}${encodeURIComponent(this.botId)}:${channel}:${threadTs}`;
   }
 }

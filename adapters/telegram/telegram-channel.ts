@@ -22,11 +22,11 @@ import { operatorProblem, toChannelError } from "./telegram-errors.js";
  * - `perChat`: "In a single chat, avoid sending more than one message per second. We may allow short bursts that
  *   go over this limit" (https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this).
  * - `perGroup`: "In a group, bots are not be able to send more than 20 messages per minute" (same FAQ), and "bots
- *   can only do up to 20 message edits in a minute per group chat" (https://grammy.dev/advanced/flood). A burst of
- *   3 with 17 more per minute never puts more than 20 in any minute.
- * - `perBot`: "not able to broadcast more than about 30 messages per second" (same FAQ). 28/s with a burst of 4
- *   (lowered by the pacer's jitter allowance to about 1) leaves room for calls that bunch up on the way: 29/s
- *   drew a 429 from the emulator with 1,000 answers at once (bench/telegram-bridge.ts); 28/s never did.
+ *   can only do up to 20 message edits in a minute per group chat" (https://grammy.dev/advanced/flood): 20 in any
+ *   minute, spent as a sliding window.
+ * - `perBot`: "not able to broadcast more than about 30 messages per second" (same FAQ): 30 in any second, spent as
+ *   a sliding window, which the pacer keeps a little longer than a second (its window margin) for calls that
+ *   reach Telegram a little early or late.
  * - `minUpdateIntervalMs.private`: drafts (sendMessageDraft) have no documented limit; Vercel's native path uses
  *   250 ms, grammY's stream plugin skips drafts that come too fast. The per-chat bucket above is what really
  *   paces them, so a shorter interval would only queue drafts that are then superseded.
@@ -34,8 +34,8 @@ import { operatorProblem, toChannelError } from "./telegram-errors.js";
  */
 export const TELEGRAM_LIMITS: ChannelLimits = {
   perChat: { perSecond: 1, burst: 3 },
-  perGroup: { perSecond: 17 / 60, burst: 3 },
-  perBot: { perSecond: 28, burst: 4 },
+  perGroup: { max: 20, windowMs: 60_000 },
+  perBot: { max: 30, windowMs: 1_000 },
   minUpdateIntervalMs: { private: 1_000, group: 3_000 },
 };
 

@@ -13,7 +13,8 @@ export interface OperatorProblem {
  * Maps a failed Bot API call to the bridge's {@link ChannelError} kinds, from the error codes and descriptions
  * Telegram returns (https://core.telegram.org/bots/api#making-requests):
  * - 429 "Too Many Requests: retry after N" → `rate_limited`, waiting `parameters.retry_after` seconds
- *   (https://core.telegram.org/bots/api#responseparameters);
+ *   (https://core.telegram.org/bots/api#responseparameters), for the whole bot: Telegram does not say whether the
+ *   chat's limit or the bot's was passed, and sending on into a full bot window only draws more 429s;
  * - 400 "message is not modified" (an edit with the same text and markup) → `not_modified`, a success;
  * - 400 "can't parse entities: …" (HTML Telegram refused) → `format`, so the text goes again as plain text;
  * - 401 (token revoked or wrong), 403 (bot blocked by the user, kicked from the group), 404 (no such bot or
@@ -37,6 +38,7 @@ export function toChannelError(error: unknown): ChannelError {
     const seconds = error.parameters?.retry_after;
     return new ChannelError("rate_limited", said, seconds === undefined ? undefined : seconds * 1000, {
       cause: error,
+      scope: "bot",
     });
   }
   if (code === 400 && /message is not modified/i.test(description)) {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Api } from "grammy";
 import type { Logger } from "../../src/log.js";
 import { operatorProblem } from "./telegram-errors.js";
@@ -20,6 +21,12 @@ export interface TelegramPollerOptions {
   /** First pause after a failure, doubled up to `maxBackoffMs` (defaults 1 s and 30 s). */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /**
+   * This process's right to poll (the lease of {@link LeasedTelegramPolling}): when it aborts, another process may
+   * poll already, so the long poll under way is cut at once and nothing more is sent to Telegram — not even the
+   * confirmation {@link TelegramPoller.stop} sends otherwise, which would end the other process's long poll.
+   */
+  until?: AbortSignal | undefined;
 }
 
 /**
@@ -32,12 +39,15 @@ export interface TelegramPollerOptions {
 export class TelegramPoller {
   readonly #options: TelegramPollerOptions;
   readonly #stop = new AbortController();
+  /** Aborts on stop() or when the right to poll ends. */
+  readonly #signal: AbortSignal;
   #offset: number | undefined;
   #loop: Promise<void> | undefined;
   readonly #reported = new Set<string>();
 
   constructor(options: TelegramPollerOptions) {
     this.#options = options;
+    this.#signal = options.until ? AbortSignal.any([this.#stop.signal, options.until]) : this.#stop.signal;
   }
 
   /** Starts polling in the background. */
@@ -45,11 +55,14 @@ export class TelegramPoller {
     this.#loop ??= this.#run();
   }
 
-  /** Ends the long poll under way and confirms the updates already handed over, so a restart does not read them again. */
+  /**
+   * Ends the long poll under way and confirms the updates already handed over, so a restart does not read them again
+   * (unless the right to poll ended: the next poller reads them again and the bridge drops them as duplicates).
+   */
   async stop(): Promise<void> {
     this.#stop.abort();
     await this.#loop;
-    if (this.#offset === undefined) return;
+    if (this.#offset === undefined || this.#options.until?.aborted) return;
     // getUpdates confirms every update below `offset`; limit 1 with no wait fetches at most one, left unconfirmed.
     await this.#options.api
       .getUpdates({ offset: this.#offset, limit: 1, timeout: 0 }, AbortSignal.timeout(5_000) as GrammySignal)
@@ -57,7 +70,7 @@ export class TelegramPoller {
   }
 
   async #run(): Promise<void> {
-    const signal = this.#stop.signal;
+    const signal = this.#signal;
     let failures = 0;
     let webhookDeleted = false;
     while (!signal.aborted) {
@@ -93,6 +106,8 @@ export class TelegramPoller {
   async #hand(updates: unknown[]): Promise<"ok" | "failed" | "stopping"> {
     const before = this.#offset;
     for (const update of updates) {
+      // The rest stays unconfirmed, for the next poller.
+      if (this.#signal.aborted) return "stopping";
       try {
         // Stopping: the update stays on Telegram's side for the next start.
         if ((await this.#options.deliver(update)) === "stopping") return "stopping";
@@ -120,16 +135,7 @@ export class TelegramPoller {
   async #pause(failures: number): Promise<void> {
     const base = this.#options.backoffMs ?? 1_000;
     const ms = Math.min(this.#options.maxBackoffMs ?? 30_000, base * 2 ** Math.max(0, failures - 1));
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.#stop.signal.addEventListener(
-        "abort",
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
-    });
+    // Ends early (rejecting, which is ignored) when polling stops.
+    await sleep(ms, undefined, { signal: this.#signal }).catch(() => undefined);
   }
 }

@@ -1,11 +1,13 @@
 import type { Channel } from "../../src/bridge/channel.js";
 import type { InboundSink } from "../../src/bridge/inbound.js";
 import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
+import type { Leases } from "../../src/bridge/store/leases.js";
 import { ConfigError } from "../../src/config-error.js";
 import type { Logger } from "../../src/log.js";
 import { TelegramChannel } from "./telegram-channel.js";
 import { toChannelError } from "./telegram-errors.js";
 import { TelegramInbound } from "./telegram-inbound.js";
+import { LeasedTelegramPolling } from "./telegram-leased-polling.js";
 import { ALLOWED_UPDATES, TelegramPoller } from "./telegram-polling.js";
 import { TELEGRAM_WEBHOOK_PATH, type TelegramWebhook } from "./telegram-routes.js";
 
@@ -37,6 +39,13 @@ export interface TelegramStartOptions {
   log: Logger;
   /** Where updates that do not fit what the bridge reads are reported, in both modes. */
   onMalformed?: ReportMalformed | undefined;
+  /** The store's named leases: in polling mode only the holder of `telegram-polling:<botId>` polls. */
+  leases: Leases;
+  /**
+   * false: the outbound side only (role worker): no webhook route, no setWebhook, no polling — other processes take
+   * the updates; neither PUBLIC_URL nor the webhook secret is needed then. Default true.
+   */
+  receive?: boolean | undefined;
 }
 
 /** Telegram running: its channel (undefined when disabled), its banner line, and how to stop receiving. */
@@ -51,7 +60,8 @@ export interface RunningTelegram {
  * Starts one bot's Telegram channel when it has a token: attaches it to the bridge and, in webhook mode, serves
  * `POST /webhooks/telegram` (the bot `default`) or `/webhooks/telegram/<botId>` and registers that address under
  * PUBLIC_URL with setWebhook (secret, the update types the bridge reads, pending updates kept); in polling mode it
- * long-polls getUpdates instead. Call it once the server listens, so the first delivery finds it.
+ * long-polls getUpdates instead, while it holds the polling lease (one process per token). Call it once the server
+ * listens, so the first delivery finds it. With `receive: false` only the channel is attached, to answer.
  * @throws ConfigError in webhook mode without a webhook secret: the webhook would accept anyone's posts.
  */
 export async function startTelegram(options: TelegramStartOptions): Promise<RunningTelegram> {
@@ -65,13 +75,14 @@ export async function startTelegram(options: TelegramStartOptions): Promise<Runn
     stop: async () => {},
   });
   if (!botToken) return disabled("set TELEGRAM_BOT_TOKEN to enable");
-  if (mode === "webhook" && !webhookSecret) {
+  const receive = options.receive ?? true;
+  if (receive && mode === "webhook" && !webhookSecret) {
     const setting = named ? `telegram.webhookSecret of bot "${botId}" in BRIDGE_CONFIG` : "TELEGRAM_WEBHOOK_SECRET";
     throw new ConfigError([
       `${setting} is not set: in webhook mode it is what proves a request comes from Telegram. Set it to 1-256 characters of A-Z, a-z, 0-9, _ and - (or use polling mode).`,
     ]);
   }
-  if (mode === "webhook" && !publicUrl) {
+  if (receive && mode === "webhook" && !publicUrl) {
     return disabled("set PUBLIC_URL (the https address Telegram posts to), or TELEGRAM_MODE=polling");
   }
   const channel = new TelegramChannel({ token: botToken, apiRoot, botId, log });
@@ -88,13 +99,26 @@ export async function startTelegram(options: TelegramStartOptions): Promise<Runn
       return "bot";
     },
   );
+  if (!receive) {
+    return {
+      channel,
+      status: { name, enabled: true, detail: `${handle}, answering only (role worker)` },
+      stop: async () => {},
+    };
+  }
   if (mode === "polling") {
-    const poller = new TelegramPoller({ api: channel.api, deliver: (update) => inbound.deliver(update), log });
-    poller.start();
+    const polling = new LeasedTelegramPolling({
+      leases: options.leases,
+      botId,
+      poller: (until) =>
+        new TelegramPoller({ api: channel.api, deliver: (update) => inbound.deliver(update), log, until }),
+      log,
+    });
+    polling.start();
     return {
       channel,
       status: { name, enabled: true, detail: `${handle}, long polling ${apiRoot}` },
-      stop: () => poller.stop(),
+      stop: () => polling.stop(),
     };
   }
   const secret = webhookSecret as string;

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Response } from "express";
 import {
   type Channel,
@@ -8,28 +9,32 @@ import {
   type SentMessage,
 } from "../../src/bridge/channel.js";
 import type { ReplyTarget } from "../../src/bridge/inbound.js";
+import type {
+  LoggedVisitorEvent,
+  VisitorEventRetention,
+  VisitorEvents,
+  VisitorSubscription,
+} from "../../src/bridge/store/visitor-events.js";
 
 /** What the page receives over Server-Sent Events. */
 export type WebChatEvent =
   | { type: "message"; id: string; text: string; format: OutgoingText["format"]; quickReplies?: string[] | undefined }
   | { type: "typing" };
 
-interface Visitor {
-  /** The last events, replayed to a page that reconnects with Last-Event-ID. */
-  recent: { seq: number; event: WebChatEvent }[];
-  pages: Set<Response>;
-  seq: number;
-  lastSeen: number;
-}
-
-/** How many events a visitor's page can catch up on after a reconnect. */
-const REPLAY_EVENTS = 200;
-/** Visitors with no page open for this long are forgotten. */
-const VISITOR_TTL_MS = 60 * 60 * 1000;
+/**
+ * How much of a visitor's conversation a page can catch up on after a reconnect (the latest state of each of the
+ * last 200 messages), and how long after the visitor's last event it is kept.
+ */
+const RETENTION: VisitorEventRetention = { messages: 200, idleMs: 60 * 60 * 1000 };
 
 /**
  * The built-in web chat as a channel: each visitor (a random id the page keeps in localStorage) has an event
  * stream; sends and edits become events the page renders. Messages can be edited, so answers grow in place.
+ *
+ * The events go through the store's visitor event log, shared by every instance: whichever instance answers, the
+ * page gets the events on the stream it holds with any instance, and catches up after a reconnect (to any instance)
+ * from its Last-Event-ID. Message ids are random, so an edit by any instance — also one resuming an answer after a
+ * crash — replaces the message the page shows, and never another one.
  */
 export class WebChannel implements Channel {
   readonly name = "web";
@@ -39,35 +44,24 @@ export class WebChannel implements Channel {
     perBot: { perSecond: 5000, burst: 5000 },
     minUpdateIntervalMs: { private: 50, group: 50 },
   };
-  readonly #visitors = new Map<string, Visitor>();
-  #messageSeq = 0;
 
-  constructor(readonly botId = "default") {}
+  constructor(
+    readonly events: VisitorEvents,
+    readonly botId = "default",
+  ) {}
 
   capabilities(): ChannelCapabilities {
     return { canEdit: true, nativeDraft: false, maxTextLength: 50_000, quickReplies: true };
   }
 
   async send(target: ReplyTarget, text: OutgoingText): Promise<SentMessage> {
-    const id = `m${++this.#messageSeq}`;
-    this.#emit(target.chatId, {
-      type: "message",
-      id,
-      text: text.text,
-      format: text.format,
-      quickReplies: text.quickReplies,
-    });
+    const id = `m${randomBytes(12).toString("base64url")}`;
+    await this.#show(target.chatId, id, text);
     return { id };
   }
 
   async edit(target: ReplyTarget, message: SentMessage, text: OutgoingText): Promise<void> {
-    this.#emit(target.chatId, {
-      type: "message",
-      id: message.id,
-      text: text.text,
-      format: text.format,
-      quickReplies: text.quickReplies,
-    });
+    await this.#show(target.chatId, message.id, text);
   }
 
   async draft(): Promise<void> {
@@ -75,51 +69,69 @@ export class WebChannel implements Channel {
   }
 
   async typing(target: ReplyTarget): Promise<void> {
-    this.#emit(target.chatId, { type: "typing" });
+    await this.#append(target.chatId, undefined, { type: "typing" });
   }
 
-  /** Streams a visitor's events to a page, first replaying those after `lastEventId`. */
-  subscribe(visitorId: string, res: Response, lastEventId: number | undefined): void {
-    const visitor = this.#visitor(visitorId);
-    visitor.pages.add(res);
-    for (const { seq, event } of visitor.recent)
-      if (lastEventId === undefined || seq > lastEventId) write(res, seq, event);
+  /**
+   * Streams a visitor's events to a page: the latest state of each message after `lastEventId` (all kept ones when
+   * undefined), then every new event, each once. Rejects when the store cannot be reached; when the live delivery
+   * is lost later (the store's connection dropped), the stream is ended, so the page reconnects and catches up.
+   */
+  async subscribe(visitorId: string, res: Response, lastEventId: number | undefined): Promise<void> {
+    let closed = false;
+    let subscription: VisitorSubscription | undefined;
     res.on("close", () => {
-      visitor.pages.delete(res);
-      visitor.lastSeen = Date.now();
+      closed = true;
+      subscription?.close();
     });
-  }
-
-  #visitor(visitorId: string): Visitor {
-    let visitor = this.#visitors.get(visitorId);
-    if (!visitor) {
-      this.#forgetIdle();
-      visitor = { recent: [], pages: new Set(), seq: 0, lastSeen: Date.now() };
-      this.#visitors.set(visitorId, visitor);
+    // Until the replay is written, live events wait, so the page sees them in order and none twice.
+    let pending: LoggedVisitorEvent[] | undefined = [];
+    let written = lastEventId ?? 0;
+    const deliver = (event: LoggedVisitorEvent) => {
+      if (pending) pending.push(event);
+      else if (event.id > written) {
+        written = event.id;
+        write(res, event);
+      }
+    };
+    subscription = await this.events.subscribe(visitorId, deliver);
+    if (closed) {
+      subscription.close();
+      return;
     }
-    return visitor;
-  }
-
-  #emit(visitorId: string, event: WebChatEvent): void {
-    const visitor = this.#visitor(visitorId);
-    const seq = ++visitor.seq;
-    if (event.type === "message") {
-      // Only the latest state of a message needs replaying; typing is never replayed.
-      visitor.recent = visitor.recent.filter((entry) => entry.event.type === "message" && entry.event.id !== event.id);
-      visitor.recent.push({ seq, event });
-      if (visitor.recent.length > REPLAY_EVENTS) visitor.recent.shift();
+    if (subscription.lost.aborted) res.end();
+    else subscription.lost.addEventListener("abort", () => res.end(), { once: true });
+    try {
+      const replay = await this.events.since(visitorId, lastEventId);
+      const waiting = pending;
+      pending = undefined;
+      for (const event of [...replay, ...waiting]) deliver(event);
+    } catch (error) {
+      subscription.close();
+      throw error;
     }
-    visitor.lastSeen = Date.now();
-    for (const page of visitor.pages) write(page, seq, event);
   }
 
-  #forgetIdle(): void {
-    const cutoff = Date.now() - VISITOR_TTL_MS;
-    for (const [id, visitor] of this.#visitors)
-      if (visitor.pages.size === 0 && visitor.lastSeen < cutoff) this.#visitors.delete(id);
+  #show(visitorId: string, id: string, text: OutgoingText): Promise<void> {
+    const event: WebChatEvent = {
+      type: "message",
+      id,
+      text: text.text,
+      format: text.format,
+      quickReplies: text.quickReplies,
+    };
+    return this.#append(visitorId, id, event);
+  }
+
+  async #append(visitorId: string, message: string | undefined, event: WebChatEvent): Promise<void> {
+    try {
+      await this.events.append(visitorId, { message, data: event }, RETENTION);
+    } catch (error) {
+      throw new ChannelError("transient", "the web chat's event log could not be written", undefined, { cause: error });
+    }
   }
 }
 
-function write(res: Response, seq: number, event: WebChatEvent): void {
-  res.write(`id: ${seq}\ndata: ${JSON.stringify(event)}\n\n`);
+function write(res: Response, event: LoggedVisitorEvent): void {
+  res.write(`id: ${event.id}\ndata: ${JSON.stringify(event.data)}\n\n`);
 }

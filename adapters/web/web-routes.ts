@@ -14,9 +14,10 @@ export const webChatMessage = z.object({
 
 /**
  * The web chat: the page at `/`, `POST /webchat/messages` to send (answered 202 at once; the answer comes as
- * events) and `GET /webchat/events?visitor=…` (Server-Sent Events, resumable with Last-Event-ID). A post that is not
- * a {@link webChatMessage} is answered 400 naming the field; one that is not JSON or over 16 KB is refused in JSON by
- * the app's error handler (src/json-fallbacks.ts). Anyone can post here: nothing is counted or logged as malformed.
+ * events) and `GET /webchat/events?visitor=…` (Server-Sent Events, resumable with Last-Event-ID on any instance of
+ * the same store). A post that is not a {@link webChatMessage} is answered 400 naming the field; one that is not JSON
+ * or over 16 KB is refused in JSON by the app's error handler (src/json-fallbacks.ts). Anyone can post here: nothing
+ * is counted or logged as malformed.
  */
 export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: { title: string }): Router {
   const router = Router();
@@ -58,8 +59,11 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: {
       "x-accel-buffering": "no",
     });
     res.flushHeaders();
-    const last = Number(req.get("last-event-id"));
-    channel.subscribe(parsed.data, res, Number.isFinite(last) ? last : undefined);
+    const last = Number(req.get("last-event-id") ?? Number.NaN);
+    // The store cannot be reached: the stream ends, and the page's EventSource connects again a few seconds later.
+    channel
+      .subscribe(parsed.data, res, Number.isSafeInteger(last) && last >= 0 ? last : undefined)
+      .catch(() => res.end());
     // Proxies close idle streams; a comment every 25 s keeps this one open.
     const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), 25_000);
     res.on("close", () => clearInterval(keepAlive));

@@ -29,6 +29,11 @@ export interface WhatsAppStartOptions {
   onGraphError?: (code: number) => void;
   /** Where authentic deliveries that the bridge cannot use (not JSON, not fitting the schema) are reported. */
   onMalformed?: ReportMalformed | undefined;
+  /**
+   * false: the outbound side only (role worker): no webhook routes — other processes take the deliveries; the app
+   * secret and the verify token are not needed then. Default true.
+   */
+  receive?: boolean | undefined;
 }
 
 /** Meta's deliveries are small (a few KB, up to a hundred messages); the limit applies while the body streams in. */
@@ -50,7 +55,8 @@ export interface WhatsAppStatus {
  * and the bridge deduplicates on the message id). A signed delivery that is not JSON or does not fit the schema of
  * what the bridge reads (whatsapp-schema.ts) is reported and answered 200 `malformed`: none of it is used, and
  * Meta stops sending it. The signature covers the body, so a body over 3 MB is refused (413, JSON, by the app's
- * error handler) before it can be checked; answers are always JSON.
+ * error handler) before it can be checked; answers are always JSON. With `receive: false` only the channel is
+ * attached (the access token and phone number id suffice), to answer.
  */
 export function startWhatsApp(options: WhatsAppStartOptions): {
   channel: WhatsAppChannel | undefined;
@@ -61,12 +67,17 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
   const named = botId !== "default";
   const name = named ? `WhatsApp (${botId})` : "WhatsApp";
   const path = `${WHATSAPP_WEBHOOK_PATH}${named ? `/${encodeURIComponent(botId)}` : ""}`;
+  const receive = options.receive ?? true;
   const missing = (
     [
       ["WHATSAPP_ACCESS_TOKEN", whatsapp.accessToken],
       ["WHATSAPP_PHONE_NUMBER_ID", whatsapp.phoneNumberId],
-      ["WHATSAPP_APP_SECRET", whatsapp.appSecret],
-      ["WHATSAPP_VERIFY_TOKEN", whatsapp.verifyToken],
+      ...(receive
+        ? ([
+            ["WHATSAPP_APP_SECRET", whatsapp.appSecret],
+            ["WHATSAPP_VERIFY_TOKEN", whatsapp.verifyToken],
+          ] as const)
+        : []),
     ] as const
   ).flatMap(([name, value]) => (value ? [] : [name]));
   if (missing.length > 0) {
@@ -76,8 +87,6 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
     };
   }
   const phoneNumberId = whatsapp.phoneNumberId as string;
-  const appSecret = whatsapp.appSecret as string;
-  const verifyToken = whatsapp.verifyToken as string;
   const channel = new WhatsAppChannel({
     accessToken: whatsapp.accessToken as string,
     phoneNumberId,
@@ -91,6 +100,14 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
     onGraphError: options.onGraphError,
   });
   bridge.attach(channel);
+  if (!receive) {
+    return {
+      channel,
+      status: { name, enabled: true, detail: `phone number id ${phoneNumberId}, answering only (role worker)` },
+    };
+  }
+  const appSecret = whatsapp.appSecret as string;
+  const verifyToken = whatsapp.verifyToken as string;
   const router = express.Router();
   router.get(path, (req: Request, res: Response) => {
     const token = typeof req.query["hub.verify_token"] === "string" ? req.query["hub.verify_token"] : undefined;

@@ -42,7 +42,8 @@ export function adminRoutes(handoffs: HandoffDesk, adminToken: string | undefine
       res.status(400).json({ error: 'the body must be {"conversation": "<a conversation from GET /admin/handoffs>"}' });
       return;
     }
-    const resumed = await handoffs.resume(conversation, "operator");
+    // Queued in the conversation, so that whichever process holds it gives it back in turn and tells the user.
+    const resumed = await handoffs.requestResume(conversation);
     if (!resumed) {
       res.status(404).json({ error: `no conversation ${JSON.stringify(conversation)} is with a person` });
       return;

@@ -40,11 +40,23 @@ export interface ChannelCapabilities {
   blocks?: { minLength: number } | undefined;
 }
 
-/** A token bucket: `burst` requests at once, refilled at `perSecond`. */
+/** A token bucket: `burst` requests at once, refilled at `perSecond`; for platforms that document a rate. */
 export interface RateBudget {
   perSecond: number;
   burst: number;
 }
+
+/**
+ * A sliding window: at most `max` requests in any `windowMs`; for platforms that document a count per period
+ * ("30 messages per second", "20 messages per minute"), which it spends exactly, bursts included.
+ */
+export interface WindowBudget {
+  max: number;
+  windowMs: number;
+}
+
+/** One of a platform's limits, as a rate or as a count per window. */
+export type Budget = RateBudget | WindowBudget;
 
 /** The kinds of call the bridge makes on a channel, for platforms that limit each method on its own. */
 export type Operation = "send" | "edit" | "draft" | "typing" | "streamStart" | "streamAppend" | "streamStop";
@@ -56,10 +68,10 @@ export type Operation = "send" | "edit" | "draft" | "typing" | "streamStart" | "
  * of one operation, on top of the others.
  */
 export interface ChannelLimits {
-  perChat: RateBudget;
-  perGroup: RateBudget;
-  perBot: RateBudget;
-  perOperation?: Partial<Record<Operation, RateBudget>>;
+  perChat: Budget;
+  perGroup: Budget;
+  perBot: Budget;
+  perOperation?: Partial<Record<Operation, Budget>>;
   /** Least time between two updates (edits or drafts) of one streamed answer. */
   minUpdateIntervalMs: { private: number; group: number };
 }

@@ -1,6 +1,7 @@
 import type Keyv from "keyv";
 import type { OutgoingText } from "./channel.js";
 import type { ChatbotSettingsReader } from "./chatbot-settings.js";
+import { GREETED_PREFIX } from "./store/key-prefixes.js";
 
 /**
  * The chatbot's greeting: its WelcomeMessage with its SuggestedMessage entries (one per line) as quick
@@ -25,7 +26,7 @@ export class Greeter {
   }
   /** True the first time a conversation is seen (ever), so it gets the greeting before its first answer. */
   async firstContact(conversation: string): Promise<boolean> {
-    const key = `greeted:${conversation}`;
+    const key = `${GREETED_PREFIX}${conversation}`;
     if (await this.keyv.get(key)) return false;
     await this.keyv.set(key, true);
     return true;

@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { WorkStats } from "./store/work-queue.js";
 
 /** The bridge's Prometheus metrics, served at /metrics. */
 export interface BridgeMetrics {
@@ -11,6 +12,11 @@ export interface BridgeMetrics {
   firstTextSeconds: Histogram<"channel">;
   /** 429s the platforms answered despite the pacer. */
   platformRateLimited: Counter<"channel">;
+  /**
+   * How long finals and updates waited for the platform's budgets (per chat, bot and operation, shared by every
+   * process on Redis) before they went out; `priority` final or update.
+   */
+  budgetWaitSeconds: Histogram<"channel" | "priority">;
   upstreamErrors: Counter<"kind">;
   /** Errors the platforms answered, by their own code (WhatsApp 131047: outside the 24-hour window). */
   platformErrors: Counter<"channel" | "code">;
@@ -35,7 +41,29 @@ export interface BridgeMetrics {
   mails: Counter<"outcome">;
   /** Mails in the outbox waiting for another attempt. */
   mailsPending: Gauge;
+  /**
+   * Where the work gauges read from at each scrape (the store's `work.stats()`); set once the store is open. Every
+   * process shows the whole store's queue, whoever recorded the work.
+   */
+  watchWork(stats: () => Promise<WorkStats>): void;
+  /** Work items recorded and not yet answered (`WorkQueue.stats().items`). */
+  workItems: Gauge;
+  /** Age of the oldest work item not yet answered, 0 when there is none. */
+  workOldestSeconds: Gauge;
+  /** Conversations taken with `resumed`: the previous holder ended without releasing them (crash or stall). */
+  workResumed: Counter;
+  /** Conversation leases lost while held (expired or taken over): the holder stopped writing at once. */
+  leaseLost: Counter;
+  /**
+   * Questions a holder found under way in the ledger and continued, by kind: `answered` (delivered from the
+   * recorded answer, the chatbot not asked again), `asked_again` (the answer was lost with its holder: the chatbot
+   * was asked a second time), `diverged` (that second answer differed from what was already shown).
+   */
+  ledgerResumes: Counter<"kind">;
 }
+
+/** From no wait (the common case) to the waits of a thousand answers at once behind Telegram's 30 a second. */
+const BUDGET_WAIT_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 40, 80];
 
 const LATENCY_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 21, 34, 60];
 
@@ -45,6 +73,15 @@ const LATENCY_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 21, 34, 60];
  */
 export function createBridgeMetrics(options: { processMetrics?: boolean } = {}): BridgeMetrics {
   const registry = new Registry();
+  let workStats: (() => Promise<WorkStats>) | undefined;
+  /** One read of the store per scrape, shared by the two gauges that show it. */
+  let reading: Promise<WorkStats | undefined> | undefined;
+  const readWork = () => {
+    reading ??= (workStats?.() ?? Promise.resolve(undefined))
+      .catch(() => undefined)
+      .finally(() => setImmediate(() => (reading = undefined)));
+    return reading;
+  };
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
   const common = { registers: [registry] };
   return {
@@ -79,6 +116,13 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       name: "chatbridge_platform_rate_limited_total",
       help: "Platform answers of 429 Too Many Requests",
       labelNames: ["channel"],
+      ...common,
+    }),
+    budgetWaitSeconds: new Histogram({
+      name: "chatbridge_budget_wait_seconds",
+      help: "Time finals and updates waited for the platform's rate-limit budgets before they were sent, by channel and priority",
+      labelNames: ["channel", "priority"],
+      buckets: BUDGET_WAIT_BUCKETS,
       ...common,
     }),
     upstreamErrors: new Counter({
@@ -133,6 +177,43 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
     mailsPending: new Gauge({
       name: "chatbridge_mails_pending",
       help: "Mails in the outbox waiting for another attempt",
+      ...common,
+    }),
+    watchWork: (stats) => {
+      workStats = stats;
+    },
+    workItems: new Gauge({
+      name: "chatbridge_work_items",
+      help: "Work items (platform events) recorded and not yet answered",
+      async collect() {
+        const stats = await readWork();
+        if (stats) this.set(stats.items);
+      },
+      ...common,
+    }),
+    workOldestSeconds: new Gauge({
+      name: "chatbridge_work_oldest_seconds",
+      help: "Age of the oldest work item not yet answered, 0 when there is none",
+      async collect() {
+        const stats = await readWork();
+        if (stats) this.set(stats.oldestEnqueuedAt === undefined ? 0 : (Date.now() - stats.oldestEnqueuedAt) / 1000);
+      },
+      ...common,
+    }),
+    workResumed: new Counter({
+      name: "chatbridge_work_resumed_total",
+      help: "Conversations taken over after their previous holder ended without releasing them (crash or stall)",
+      ...common,
+    }),
+    leaseLost: new Counter({
+      name: "chatbridge_lease_lost_total",
+      help: "Conversation leases lost while held (expired or taken over by another process)",
+      ...common,
+    }),
+    ledgerResumes: new Counter({
+      name: "chatbridge_ledger_resumes_total",
+      help: "Questions found under way in the answer ledger and continued, by kind (answered, asked_again, diverged)",
+      labelNames: ["kind"],
       ...common,
     }),
   };

@@ -1,5 +1,6 @@
 import type Keyv from "keyv";
 import type { ChatbotClient } from "../client/index.js";
+import { SESSION_PREFIX } from "./store/key-prefixes.js";
 
 /** A conversation's chatbot session, and whether it was opened just now. */
 export interface ConversationSession {
@@ -41,6 +42,6 @@ export class SessionDirectory {
   }
 
   #key(conversation: string): string {
-    return `session:${conversation}`;
+    return `${SESSION_PREFIX}${conversation}`;
   }
 }

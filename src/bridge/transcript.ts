@@ -1,4 +1,5 @@
 import type Keyv from "keyv";
+import { TRANSCRIPT_PREFIX } from "./store/key-prefixes.js";
 
 /** One line of a conversation as the bridge saw it. */
 export interface TranscriptEntry {
@@ -47,6 +48,6 @@ export class Transcript {
   }
 
   #key(conversation: string): string {
-    return `transcript:${conversation}`;
+    return `${TRANSCRIPT_PREFIX}${conversation}`;
   }
 }

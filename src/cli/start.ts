@@ -1,31 +1,49 @@
 import { once } from "node:events";
 import { startBridge } from "../bridge-app.js";
+import { BRIDGE_ROLES, type BridgeRole, roleWarning } from "../bridge-role.js";
 import { loadConfig } from "../config.js";
 import { configWarnings } from "../config-warnings.js";
 import { createLogger } from "../log.js";
 import { describeServer } from "../mail/smtp-mailer.js";
 import { masked } from "./api.js";
 import { parseCommandArgs } from "./command-args.js";
-import { type CommandIo, EXIT } from "./io.js";
+import { type CommandIo, EXIT, UsageError } from "./io.js";
 import { START_HELP } from "./usage.js";
 
-/** How long answers under way may take to finish after SIGTERM before they are ended. */
-const SHUTDOWN_GRACE_MS = 10_000;
+/** The banner's line per role: what this process does. */
+const ROLE_LINES: Record<BridgeRole, string> = {
+  all: "role all: takes the platforms' events and answers them",
+  web: "role web: takes the platforms' events and records them; processes with --role worker (or all) answer them",
+  worker: "role worker: answers the events that processes with --role web (or all) take; no webhooks here",
+};
 
 /**
  * `chatbridge start` (what `npm start` runs): the bridge with its channels, the web chat and, unless
- * CHATBOT_API_URL is set, the embedded chatbot API. Prints a banner naming each channel's state; SIGTERM or
- * Ctrl-C stops it cleanly.
+ * CHATBOT_API_URL is set, the embedded chatbot API. `--role web|worker|all` splits that work between processes
+ * sharing the store. Prints a banner naming the role and each channel's state; SIGTERM or Ctrl-C stops it cleanly.
  */
 export async function start(args: string[], io: CommandIo): Promise<number> {
-  if (parseCommandArgs(args, { command: "start", usage: START_HELP }).values.help) {
+  const { values } = parseCommandArgs(args, {
+    command: "start",
+    usage: START_HELP,
+    options: { role: { type: "string", default: "all" } },
+  });
+  if (values.help) {
     io.stdout.write(`${START_HELP}\n`);
     return EXIT.ok;
   }
+  const role = BRIDGE_ROLES.find((known) => known === values.role);
+  if (!role) {
+    throw new UsageError(
+      `unknown role ${JSON.stringify(values.role)} for "chatbridge start" (use --role web, worker or all)`,
+      START_HELP,
+    );
+  }
   const config = loadConfig(io.env, { envFile: io.envFile });
   const log = createLogger(config.logLevel);
-  const running = await startBridge(config, log);
-  const lines = [`chatbridge is running on ${running.url.replace("127.0.0.1", "0.0.0.0")}`];
+  io.signals.emit("grace", config.shutdownGraceMs);
+  const running = await startBridge(config, log, { role });
+  const lines = [`chatbridge is running on ${running.url.replace("127.0.0.1", "0.0.0.0")}`, `  ${ROLE_LINES[role]}`];
   const retrying = `retrying every ${running.upstreamRetryMs / 1000} s`;
   for (const { target, outcome } of running.upstream) {
     const bots = config.bots.length > 0 ? ` (bots ${target.botIds.join(", ")})` : "";
@@ -58,12 +76,15 @@ export async function start(args: string[], io: CommandIo): Promise<number> {
       ? `  ✓ talk to a human: mails through ${describeServer(smtpUrl)} from ${from} to ${handoffTo}`
       : "  ✗ talk to a human: off — set SMTP_URL and MAIL_FROM to mail requests for a person",
   );
-  for (const warning of configWarnings(config)) lines.push(`  ! ${warning}`);
-  const webChat = running.channels.find((channel) => channel.name === "web chat");
-  if (webChat) lines.push(`  Open the web chat: ${webChat.detail}`);
+  const warnings = [...configWarnings(config), roleWarning(role, config.bridge.storeUrl, config.dataDir) ?? []].flat();
+  for (const warning of warnings) lines.push(`  ! ${warning}`);
+  if (role !== "worker") {
+    const webChat = running.channels.find((channel) => channel.name === "web chat");
+    if (webChat) lines.push(`  Open the web chat: ${webChat.detail}`);
+  }
   io.stdout.write(`${lines.join("\n")}\n`);
   await Promise.race([once(io.signals, "terminate"), once(io.signals, "interrupt")]);
-  log.info("stopping: finishing the answers under way");
-  await running.close(SHUTDOWN_GRACE_MS);
+  log.info("stopping: finishing the answers under way, then handing the rest over");
+  await running.close(config.shutdownGraceMs);
   return EXIT.ok;
 }

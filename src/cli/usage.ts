@@ -5,7 +5,7 @@ Usage: chatbridge <command> [options]
 
 Commands:
   ask [question]   chat with the configured chatbot in the terminal (checks your credentials)
-  start            run the bridge (what npm start runs)
+  start            run the bridge (what npm start runs; --role web|worker splits it in two)
   api              run the self-hosted chatbot API server alone
   keys create      create a workspace and print its keys as JSON ({"secretKey","sessionKey"})
   keys demo        print the embedded demo's keys and chatbot serial number as JSON
@@ -37,13 +37,25 @@ Options:
 Uses CHATBOT_API_URL, CHATBOT_API_KEY and CHATBOT_SERIAL_NUMBER.`;
 
 /** Help of the commands that arrive with later features. */
-export const START_HELP = `Usage: chatbridge start
+export const START_HELP = `Usage: chatbridge start [--role all|web|worker]
 
 Runs the bridge on PORT: the web chat at /, the webhooks of the enabled channels (/webhooks/<channel>),
 /healthz, /readyz, /metrics and, unless CHATBOT_API_URL is set, the embedded chatbot API under /chat.
 The banner lists each channel as enabled or disabled (naming what is missing). SIGTERM or Ctrl-C stops
 accepting, lets the answers under way finish (10 s at most; then they end with the text shown so far),
-and exits 0.`;
+and exits 0.
+
+Options:
+  --role all      take the platforms' events and answer them (the default)
+  --role web      take the platforms' events only: webhooks, the web chat, Telegram polling, Slack
+                  Socket Mode, admin; record each one and acknowledge it; answer nothing
+  --role worker   answer only: work through the recorded events and send the answers through every
+                  enabled channel; serves just /healthz, /readyz, /metrics (and /chat when embedded)
+  -h, --help      show this help
+
+web and worker processes share their work through the store: STORE_URL=redis://… for processes on
+several machines, or the SQLite file in DATA_DIR for processes on one machine (memory:// is refused).
+Telegram polling and the background passes run in one process at a time, whatever the roles.`;
 
 export const API_HELP = `Usage: chatbridge api
 

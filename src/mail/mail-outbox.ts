@@ -1,5 +1,10 @@
 import type { BridgeMetrics } from "../bridge/metrics.js";
 import type { BridgeStore } from "../bridge/store/bridge-store.js";
+import {
+  MAIL_OUTBOX_CLAIM_PREFIX,
+  MAIL_OUTBOX_ENTRY_PREFIX,
+  MAIL_OUTBOX_INDEX_KEY,
+} from "../bridge/store/key-prefixes.js";
 import type { Logger } from "../log.js";
 import { type Mail, MailError, type Mailer } from "./smtp-mailer.js";
 
@@ -27,9 +32,9 @@ export const DEFAULT_MAIL_RETRY: MailRetryPolicy = {
   passIntervalMs: 15_000,
 };
 
-const INDEX_KEY = "mail-outbox:pending";
-const entryKey = (id: string) => `mail-outbox:mail:${id}`;
-const claimKey = (id: string) => `mail-outbox:${id}`;
+const INDEX_KEY = MAIL_OUTBOX_INDEX_KEY;
+const entryKey = (id: string) => `${MAIL_OUTBOX_ENTRY_PREFIX}${id}`;
+const claimKey = (id: string) => `${MAIL_OUTBOX_CLAIM_PREFIX}${id}`;
 
 /**
  * What a submitter keeps with its mail to act on once the mail's fate is known (which conversation to tell, and
@@ -54,6 +59,8 @@ interface OutboxEntry {
   mail: Mail;
   note?: MailNote | undefined;
   createdAt: number;
+  /** Orders mails submitted in the same millisecond by one process. */
+  seq?: number | undefined;
   /** Attempts made so far (0 while the first one is under way). */
   attempts: number;
   nextAttemptAt: number;
@@ -86,16 +93,16 @@ type Attempt = { outcome: "sent" } | { outcome: "retry" } | { outcome: "failed";
 /**
  * Mails that must not be lost: each is stored in the bridge store before it is sent, stays there until the mail
  * server accepts it, and is retried with backoff ({@link DEFAULT_MAIL_RETRY}: 30 s, 2 min, 10 min, 30 min, then
- * hourly) for up to 3 days, by this process or — after a restart — the next one on the same store. A mail may carry a {@link MailNote}, stored
- * with it, which the {@link onSettled} listener gets back when a retry delivers the mail or gives it up.
+ * hourly) for up to 3 days, by the retry pass of whichever process runs it (one at a time: see BackgroundPasses) —
+ * also after a restart. A mail may carry a {@link MailNote}, stored with it, which the {@link onSettled} listener
+ * gets back when a retry delivers the mail or gives it up.
  *
- * Storage, in the store's Keyv: `mail-outbox:mail:<id>` holds each waiting mail and `mail-outbox:pending` the
- * list of their ids, which a new outbox reads to find them; the store's claims record every submitted id for
- * 8 days, so submitting an id again (a webhook re-delivered) sends nothing.
- *
- * One bridge process per store: the list of ids is read, changed and written back, serialised within this
- * process only, and two outboxes on one store would send the same waiting mail. Delivery is at least once: a
- * process that dies after the server took a mail but before the entry was removed sends it again on restart.
+ * Storage: `mail-outbox:mail:<id>` in the store's Keyv holds each waiting mail, and the shared set
+ * `mail-outbox:pending` their ids, which any process's pass reads to find them; the store's claims record every
+ * submitted id for 8 days, so submitting an id again (a webhook re-delivered) sends nothing. A submitted mail is
+ * stored as due only after the first retry delay, so that no pass sends it while its first attempt may still be
+ * under way in the process that submitted it. Delivery is at least once: a process that dies after the server took
+ * a mail but before the entry was removed has it sent again by the next pass.
  * The id is claimed before the mail is written, so that a re-delivery can never store it a second time; a process
  * dying between those two writes (one local SQLite statement apart) loses that one mail.
  */
@@ -109,7 +116,7 @@ export class MailOutbox {
   #listener: SettledMailListener | undefined;
   /** Ids being sent right now, which a retry pass leaves alone. */
   readonly #sending = new Set<string>();
-  #indexWrites: Promise<unknown> = Promise.resolve();
+  #submitted = 0;
   #pass: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
 
@@ -146,7 +153,17 @@ export class MailOutbox {
   async submit(id: string, mail: Mail, note?: MailNote): Promise<"sent" | "queued" | "duplicate"> {
     if (!(await this.#store.claimOnce(claimKey(id), SUBMIT_CLAIM_TTL_MS))) return "duplicate";
     const now = this.#now();
-    const entry: OutboxEntry = { id, mail, note, createdAt: now, attempts: 0, nextAttemptAt: now };
+    // Stored as if its first attempt had failed: the retry pass of another process (or of this one, after a crash
+    // mid-send) leaves it alone while this attempt may still be under way.
+    const entry: OutboxEntry = {
+      id,
+      mail,
+      note,
+      createdAt: now,
+      seq: ++this.#submitted,
+      attempts: 0,
+      nextAttemptAt: now + this.#retryDelayMs(1),
+    };
     this.#sending.add(id);
     try {
       await this.#keep(entry);
@@ -192,6 +209,7 @@ export class MailOutbox {
     const entries = await this.#store.keyv.getMany<OutboxEntry>(ids.map(entryKey));
     return entries
       .filter((entry) => entry !== undefined)
+      .sort(bySubmission)
       .map(({ id, mail, attempts, nextAttemptAt }) => ({
         id,
         to: mail.to,
@@ -210,13 +228,21 @@ export class MailOutbox {
   async #retryPass(): Promise<void> {
     const ids = await this.#pendingIds();
     this.#metrics.mailsPending.set(ids.length);
+    // Oldest first, as they were submitted.
+    const stored = await this.#store.keyv.getMany<OutboxEntry>(ids.map(entryKey));
+    const entries = new Map(ids.map((id, k) => [id, stored[k]]));
+    ids.sort((a, b) =>
+      bySubmission(entries.get(a) ?? { id: a, createdAt: 0 }, entries.get(b) ?? { id: b, createdAt: 0 }),
+    );
     for (const id of ids) {
       if (this.#sending.has(id)) continue;
       this.#sending.add(id);
       try {
         const entry = await this.#store.keyv.get<OutboxEntry>(entryKey(id));
-        if (!entry) await this.#changeIndex((pending) => pending.filter((other) => other !== id));
-        else if (entry.nextAttemptAt <= this.#now()) await this.#attempt(entry, true);
+        if (!entry) {
+          await this.#store.sets.remove(INDEX_KEY, id);
+          await this.#countPending();
+        } else if (entry.nextAttemptAt <= this.#now()) await this.#attempt(entry, true);
       } catch (error) {
         // One unreadable entry must not hold back the others.
         this.#log.error({ err: error, mailId: id }, "a waiting mail could not be read from the store");
@@ -230,7 +256,8 @@ export class MailOutbox {
   async #keep(entry: OutboxEntry): Promise<void> {
     try {
       await this.#store.keyv.set(entryKey(entry.id), entry);
-      await this.#changeIndex((pending) => (pending.includes(entry.id) ? pending : [...pending, entry.id]));
+      await this.#store.sets.add(INDEX_KEY, entry.id);
+      await this.#countPending();
     } catch (error) {
       await this.#forget(entry.id).catch(() => {});
       await this.#store.release(claimKey(entry.id)).catch(() => {});
@@ -312,22 +339,36 @@ export class MailOutbox {
 
   /** Unlists the id, then deletes the entry, so a failure in between leaves no listed id without its mail. */
   async #forget(id: string): Promise<void> {
-    await this.#changeIndex((pending) => pending.filter((other) => other !== id));
+    await this.#store.sets.remove(INDEX_KEY, id);
     await this.#store.keyv.delete(entryKey(id));
+    await this.#countPending();
   }
 
+  /** Shows how many mails wait, in every process's metrics (each reads the shared set). */
+  async #countPending(): Promise<void> {
+    this.#metrics.mailsPending.set((await this.#store.sets.members(INDEX_KEY)).length);
+  }
+
+  /** The ids of the waiting mails, in the set every process shares. */
   async #pendingIds(): Promise<string[]> {
-    return (await this.#store.keyv.get<string[]>(INDEX_KEY)) ?? [];
+    const { keyv, sets } = this.#store;
+    // Versions before several instances kept the ids as one list value; they move to the shared set once.
+    const legacy = await keyv.get<string[]>(INDEX_KEY);
+    if (Array.isArray(legacy)) {
+      for (const id of legacy) await sets.add(INDEX_KEY, id);
+      await keyv.delete(INDEX_KEY);
+    }
+    return sets.members(INDEX_KEY);
   }
+}
 
-  /** Read-modify-write of the list of waiting ids, one at a time within this process. */
-  #changeIndex(change: (pending: string[]) => string[]): Promise<void> {
-    const write = this.#indexWrites.then(async () => {
-      const pending = change(await this.#pendingIds());
-      await this.#store.keyv.set(INDEX_KEY, pending);
-      this.#metrics.mailsPending.set(pending.length);
-    });
-    this.#indexWrites = write.catch(() => {});
-    return write;
-  }
+/**
+ * Oldest first; mails of one millisecond in the order one process submitted them, else by id (numbers in it
+ * compared as numbers), so that every process reads the same order.
+ */
+function bySubmission(
+  a: Pick<OutboxEntry, "createdAt" | "seq" | "id">,
+  b: Pick<OutboxEntry, "createdAt" | "seq" | "id">,
+): number {
+  return a.createdAt - b.createdAt || (a.seq ?? 0) - (b.seq ?? 0) || a.id.localeCompare(b.id, "en", { numeric: true });
 }

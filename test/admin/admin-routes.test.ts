@@ -17,8 +17,11 @@ afterEach(async () => {
 
 async function serve(token: string | undefined): Promise<string> {
   const store = await openBridgeStore({ url: "memory://", dataDir: "/tmp" });
-  const desk = new HandoffDesk({
+  const desk: HandoffDesk = new HandoffDesk({
     keyv: store.keyv,
+    sets: store.sets,
+    // As the conversation's holder would, at once.
+    schedule: (place, action) => desk.handle(place.conversation, action, new AbortController().signal),
     outbox: undefined,
     timeoutMs: 60_000,
     log: createLogger("silent"),

@@ -6,6 +6,7 @@ import { type BridgeStore, openBridgeStore } from "../../src/bridge/store/bridge
 import { ChatbotClient } from "../../src/client/index.js";
 import { type BridgeConfig, loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
+import { holds } from "../support/waiting.js";
 import { answerObjects, FakeChatbotApi, framings, sendEnvelope, writeSlowly } from "../upstream/fake-chatbot-api.js";
 import { FakeChannel } from "./reply/fake-channel.js";
 
@@ -34,6 +35,7 @@ function build(overrides: Partial<BridgeConfig> = {}) {
     metrics: createBridgeMetrics(),
   });
   bridge.attach(channel);
+  bridge.startWorking();
 }
 
 let eventSeq = 0;
@@ -61,7 +63,9 @@ function answering(pauseMs = 15) {
 
 const finalTexts = (chatId = "c1") => channel.messagesIn(chatId).map((message) => message.text);
 
+/** Waits until every message taken was answered (the durable work is empty), then stops the bridge. */
 async function settle(): Promise<void> {
+  await holds(async () => (await store.work.stats()).items === 0, 10_000);
   await bridge.stop(5000);
 }
 
@@ -83,12 +87,20 @@ beforeEach(async () => {
 afterEach(() => store.close());
 
 describe("Bridge", () => {
-  it("greets a first contact, then answers with the full text", async () => {
+  it("greets a first contact in the same message as the answer, greeting first", async () => {
     build();
     expect(await bridge.accept(inbound("hello"))).toBe("accepted");
     await settle();
-    expect(finalTexts()).toEqual(["Welcome!", "Answer to hello"]);
+    expect(finalTexts()).toEqual(["Welcome!\n\nAnswer to hello"]);
+  });
+
+  it("answers /start with the greeting alone, its suggestions as quick replies", async () => {
+    build();
+    await bridge.accept(inbound("/start"));
+    await settle();
+    expect(finalTexts()).toEqual(["Welcome!"]);
     expect(channel.messagesIn("c1")[0]?.quickReplies).toEqual(["Homes", "Rentals"]);
+    expect(asks).toHaveLength(0);
   });
 
   it("never answers a re-delivered event twice, even while the first is streaming", async () => {
@@ -98,7 +110,7 @@ describe("Bridge", () => {
     expect(await bridge.accept(message)).toBe("duplicate");
     await settle();
     expect(asks).toHaveLength(1);
-    expect(finalTexts().filter((text) => text.startsWith("Answer"))).toEqual(["Answer to once"]);
+    expect(finalTexts()).toEqual(["Welcome!\n\nAnswer to once"]);
   });
 
   it("answers one conversation in order, one at a time, others in parallel", async () => {
@@ -114,20 +126,33 @@ describe("Bridge", () => {
       Math.max(
         ...channel
           .callsIn("c1")
-          .filter((call) => call.text === `Answer to ${content}`)
+          .filter((call) => call.text?.endsWith(`Answer to ${content}`))
           .map((call) => call.at),
       );
     expect(c1[1]?.started).toBeGreaterThanOrEqual(finalAt("one"));
     expect(c1[2]?.started).toBeGreaterThanOrEqual(finalAt("two"));
     const other = asks.find((ask) => ask.content === "other");
     expect(other?.started).toBeLessThan(c1[1]?.started ?? 0);
-    expect(finalTexts("c1").slice(1)).toEqual(["Answer to one", "Answer to two", "Answer to three"]);
+    expect(finalTexts("c1")).toEqual(["Welcome!\n\nAnswer to one", "Answer to two", "Answer to three"]);
   });
 
   it("merges waiting messages into one question in merge mode", async () => {
     build({ queueMode: "merge" });
-    answering(40);
-    for (const text of ["first", "second", "third"]) await bridge.accept(inbound(text));
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    api.route("POST", "/chat/Chat/ClientAsk", async (req, res) => {
+      const body = req.body as { sessionID: number; content: string };
+      asks.push({ session: body.sessionID, content: body.content, started: Date.now() });
+      if (body.content === "first") await gate;
+      await writeSlowly(res, [framings.sse(answerObjects(["Answer ", "to ", body.content]))]);
+    });
+    await bridge.accept(inbound("first"));
+    // The rest arrives while the first answer is under way.
+    await holds(() => asks.length === 1, 5_000);
+    for (const text of ["second", "third"]) await bridge.accept(inbound(text));
+    release();
     await settle();
     expect(asks.map((ask) => ask.content)).toEqual(["first", "second\nthird"]);
   });
@@ -164,7 +189,7 @@ describe("Bridge", () => {
     await bridge.accept(inbound("hi"));
     await settle();
     expect(asks.map((ask) => ask.session)).toEqual([101, 102]);
-    expect(finalTexts().at(-1)).toBe("Fresh");
+    expect(finalTexts().at(-1)).toBe("Welcome!\n\nFresh");
   });
 
   it("keeps the text shown and apologises when the stream breaks; the next message works", async () => {
@@ -174,7 +199,7 @@ describe("Bridge", () => {
     );
     await bridge.accept(inbound("broken"));
     await settle();
-    expect(finalTexts().slice(1)).toEqual(["Half of it", defaults.apologyText]);
+    expect(finalTexts()).toEqual(["Welcome!\n\nHalf of it", defaults.apologyText]);
     build();
     answering();
     await bridge.accept(inbound("again"));
@@ -207,8 +232,8 @@ describe("Bridge", () => {
     await new Promise((r) => setTimeout(r, 200));
     bridge.cancel(message);
     await settle();
-    const [, answer, ...rest] = finalTexts();
-    expect(answer).toMatch(/^(la )+$/);
+    const [answer, ...rest] = finalTexts();
+    expect(answer).toMatch(/^Welcome!\n\n(la )+$/);
     expect(rest).toEqual([]);
   });
 

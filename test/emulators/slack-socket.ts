@@ -21,6 +21,11 @@ export interface SlackSocketSendOptions {
   retryReason?: string;
   /** How long to wait for the ack, default 3000. */
   timeoutMs?: number;
+  /**
+   * Which open connection gets it, 0 being the oldest (Slack spreads an app's envelopes among its connections);
+   * default the newest.
+   */
+  connection?: number;
 }
 
 /** The client's acknowledgement of an envelope, as it sent it. */
@@ -80,10 +85,10 @@ export class SlackSocketMode {
     return this.#tickets.delete(ticket) ? undefined : 403;
   }
 
-  /** Sends `payload` in an envelope over the newest open socket; resolves with its ack. */
+  /** Sends `payload` in an envelope over the newest open socket (or `options.connection`); resolves with its ack. */
   async send(payload: object, options: SlackSocketSendOptions = {}): Promise<SlackSocketAck> {
-    const socket = this.#open().at(-1);
-    if (!socket) throw new Error("no Socket Mode connection is open");
+    const socket = this.#open().at(options.connection ?? -1);
+    if (!socket) throw new Error(`no Socket Mode connection ${options.connection ?? "at all"} is open`);
     const kind = options.kind ?? "events_api";
     const type = (payload as { type?: unknown }).type;
     const envelopeId = randomUUID();

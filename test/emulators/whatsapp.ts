@@ -53,6 +53,11 @@ export interface WhatsAppSentMessage {
   at: number;
 }
 
+/** What a sent message shows as text: text.body, or the body of an interactive one (an answer with reply buttons). */
+export function shownText(message: WhatsAppSentMessage): string {
+  return message.text ?? (message.interactive as { body?: { text?: string } } | undefined)?.body?.text ?? "";
+}
+
 /** How {@link WhatsAppEmulator.start} sets the emulator up. */
 export interface WhatsAppEmulatorOptions {
   /** Default "EAAG-test-token". */

@@ -66,7 +66,7 @@ it("long polling reports malformed updates, asks and sends nothing for them, and
     },
   });
   await until(
-    () => (telegram.messagesIn(chatId).some((m) => m.text === "Answer to after the garbage") ? true : undefined),
+    () => (telegram.messagesIn(chatId).some((m) => m.text?.endsWith("Answer to after the garbage")) ? true : undefined),
     15_000,
   );
   expect(chatbot.asks.map((ask) => ask.content)).toEqual(["after the garbage"]);

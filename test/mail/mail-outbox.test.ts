@@ -441,7 +441,7 @@ describe("MailOutbox on a memory store with scripted mailers", () => {
     clock += 30 * SECOND;
     void dying.retryDue();
     await until(() => (heardByDying === 1 ? true : undefined));
-    expect(await store.keyv.get("mail-outbox:pending")).toEqual(["handoff:slack:10"]);
+    expect(await store.sets.members("mail-outbox:pending")).toEqual(["handoff:slack:10"]);
 
     const { outbox: next, heard } = listening(mailer);
     await next.retryDue();
@@ -492,7 +492,7 @@ describe("MailOutbox on a memory store with scripted mailers", () => {
     expect(await outbox.submit("handoff:slack:4", MAIL)).toBe("queued");
     await store.keyv.delete("mail-outbox:mail:handoff:slack:4");
     await outbox.retryDue();
-    expect(await store.keyv.get("mail-outbox:pending")).toEqual([]);
+    expect(await store.sets.members("mail-outbox:pending")).toEqual([]);
     expect(await pendingGauge(metrics)).toBe(0);
   });
 });

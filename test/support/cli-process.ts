@@ -26,13 +26,19 @@ export interface RunAs {
 
 /**
  * Starts the real `chatbridge` (src/main.ts under tsx) with `args` and only the variables of `env` (plus PATH and
- * HOME), in a fresh empty working directory so that no `.env` file of the developer is read.
+ * HOME), in a fresh empty working directory so that no `.env` file of the developer is read; `nodeArgs` go to node
+ * before the program (e.g. --cpu-prof for a benchmark).
  */
-export function spawnCli(args: string[], env: Record<string, string>, runAs: RunAs = {}): CliProcess {
+export function spawnCli(
+  args: string[],
+  env: Record<string, string>,
+  runAs: RunAs = {},
+  nodeArgs: string[] = [],
+): CliProcess {
   const cwd = mkdtempSync(path.join(tmpdir(), "chatbridge-cwd-"));
   chmodSync(cwd, 0o755);
   const started = Date.now();
-  const child = spawn(process.execPath, ["--import", TSX, MAIN, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", TSX, MAIN, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? "", HOME: tmpdir(), ...env },
     stdio: ["ignore", "pipe", "pipe"],

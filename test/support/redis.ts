@@ -44,9 +44,12 @@ export function freshRedisNamespace(): string {
   return `chatbridge_test_${process.pid}_${randomBytes(4).toString("hex")}`;
 }
 
-/** Deletes every key whose name starts with `prefix` (a namespace from {@link freshRedisNamespace}). */
-export async function deleteRedisKeys(prefix: string): Promise<void> {
-  const client = createClient({ url: TEST_REDIS_URL });
+/**
+ * Deletes every key whose name starts with `prefix` (a namespace from {@link freshRedisNamespace}), in the tests'
+ * Redis or the database of it that `url` names.
+ */
+export async function deleteRedisKeys(prefix: string, url = TEST_REDIS_URL): Promise<void> {
+  const client = createClient({ url });
   await client.connect();
   try {
     for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {

@@ -19,3 +19,12 @@ export async function until<T>(probe: () => T | undefined, ms = 10_000): Promise
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Polls `condition` (which may be async) until it is true, or fails after `ms`. */
+export async function holds(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,7 +1,7 @@
 import type { Operation } from "../channel.js";
 import type { ReplyTarget } from "../inbound.js";
+import type { Charge } from "./budgets/budget-store.js";
 import { Fifo } from "./fifo.js";
-import type { TokenBucket } from "./token-bucket.js";
 
 /**
  * How much a call matters. A `final` carries text the user must keep and always runs; an `update` shows
@@ -27,9 +27,11 @@ export interface Job {
   op: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** When it was scheduled (the pacer's clock), for the budget-wait metric. */
+  queuedAt: number;
 }
 
-/** One chat's queue and budget. Calls in one chat run one at a time, so messages keep their order. */
+/** One chat's queue, with what the budget store last said of its budget. Calls in one chat run one at a time. */
 export class ChatLane {
   readonly finals = new Fifo<Job>();
   /** The latest pending update per stream, oldest stream first. */
@@ -43,12 +45,19 @@ export class ChatLane {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Identifies the latest time the lane went idle, so stale idle records are ignored. */
   idleStamp = 0;
+  /**
+   * When the chat's budget allows a final, and an update, as the store last said (the pacer's clock): until then
+   * the lane waits on its own timer instead of asking. Another process rarely spends from the same chat, and if
+   * it does the store refuses and tells the new time.
+   */
+  readonly readyAt = { final: Number.NEGATIVE_INFINITY, update: Number.NEGATIVE_INFINITY };
+  /** Until when a rate limit pauses this chat, as far as this process knows: updates are dropped meanwhile. */
+  pausedUntil = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly target: ReplyTarget,
-    readonly bucket: TokenBucket,
-    /** Tokens updates leave in this chat's bucket for finals. */
-    readonly reserve: number,
+    /** The chat's budget, as the pacer spends it. */
+    readonly charge: Charge,
   ) {}
 
   get key(): string {
@@ -58,11 +67,6 @@ export class ChatLane {
   /** What runs next: finals before updates. */
   nextKind(): "final" | "update" | undefined {
     return this.finals.size > 0 ? "final" : this.updates.size > 0 ? "update" : undefined;
-  }
-
-  /** Tokens the chat must hold for `kind`: an update may not take the one a final would need. */
-  need(kind: "final" | "update"): number {
-    return kind === "final" ? 1 : 1 + this.reserve;
   }
 
   /** Nothing queued, running, or waiting for budget. */

@@ -8,6 +8,7 @@ import {
   DraftSurface,
   EditSurface,
   FinalOnlySurface,
+  type OpenMessage,
   type ReplySurface,
   StreamSurface,
   type SurfaceContext,
@@ -34,6 +35,42 @@ export interface StreamReplyOptions {
   margin?: number;
   /** How often the typing indicator is renewed until text shows (default 4 s; platforms clear it after ~5 s). */
   typingIntervalMs?: number;
+  /** Markdown shown before the answer, in its first message (the greeting at first contact). */
+  preface?: string | undefined;
+  /**
+   * Where an earlier holder left this answer (from the ledger): its finished messages are not sent again, and its
+   * open message is finished in place — when the answer now streaming starts with the text they cover; otherwise
+   * the new answer is delivered whole, starting in the open message.
+   */
+  resume?: AnswerProgress | undefined;
+  /**
+   * A name for this answer that every holder gives it (conversation, job, question): native drafts derive their ids
+   * from it, so a holder resuming after a crash replaces the draft on screen rather than opening a second one.
+   */
+  answerId?: string | undefined;
+  /** Told each time a message of the answer opens or is finished, for the ledger. */
+  onProgress?: ((progress: AnswerProgress) => void) | undefined;
+  /** Told when a resumed answer turned out to differ from what the earlier holder had delivered. */
+  onDiverged?: (() => void) | undefined;
+  /**
+   * Aborts when this process may no longer write to the chat (lease lost, handover at shutdown): no further call
+   * is made, nothing more is delivered, and the call rejects with the signal's reason.
+   */
+  fence?: AbortSignal | undefined;
+}
+
+/** How far an answer got on the platform: what a holder resuming it needs. */
+export interface AnswerProgress {
+  /** Messages finished (persisted) so far. */
+  messages: number;
+  /** Characters of the answer (preface included) that the finished messages cover… */
+  offset: number;
+  /** …which are these. */
+  covered: string;
+  /** Markup reopened at the top of the next message (a code fence, emphasis) after the last cut. */
+  carry: string;
+  /** The message growing now, if one is shown. */
+  open?: OpenMessage | undefined;
 }
 
 export interface StreamReplyResult {
@@ -93,10 +130,32 @@ class ReplyStream {
   private readonly typingDone = new AbortController();
   private changed = false;
   private wake: (() => void) | undefined;
+  /** The view as it was when the last update landed (about: it is read again right after). */
+  private shownView: string | undefined;
+  /** The retry of a skipped update, when one is armed. */
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The answer's message growing now, as the ledger knows it. */
+  private open: OpenMessage | undefined;
+  /** A resumed answer not yet known to match what the earlier holder delivered: nothing is shown meanwhile. */
+  private pendingResume: AnswerProgress | undefined;
 
   constructor(private readonly options: StreamReplyOptions) {
-    const { channel, target, pacer } = options;
-    this.ctx = { channel, target, pacer, stream: {} };
+    const { channel, target, pacer, resume } = options;
+    this.ctx = {
+      channel,
+      target,
+      pacer,
+      stream: {},
+      fence: options.fence,
+      onOpen: (open) => {
+        this.open = open;
+        if (open) this.reportProgress();
+      },
+    };
+    this.streamed = options.preface ?? "";
+    this.pendingResume = resume;
+    this.messages = resume?.messages ?? 0;
+    this.open = resume?.open;
     this.caps = channel.capabilities(target);
     this.now = options.now ?? Date.now;
     this.measure = options.measure ?? ((text) => text.length);
@@ -104,18 +163,29 @@ class ReplyStream {
     this.startedAt = this.now();
     const intervals = channel.limits.minUpdateIntervalMs;
     this.updateIntervalMs = target.isGroup ? intervals.group : intervals.private;
+    const open = resume?.open;
+    const sent = open && open.kind !== "draft" ? { id: open.id } : undefined;
     this.surface =
       this.caps.nativeStream && channel.stream
-        ? new StreamSurface(this.ctx, () => this.current())
+        ? new StreamSurface(this.ctx, () => this.current(), open?.kind === "stream" ? sent : undefined)
         : this.caps.nativeDraft
-          ? new DraftSurface(this.ctx)
+          ? new DraftSurface(
+              this.ctx,
+              open?.kind === "draft" ? Number(open.id) : undefined,
+              options.answerId,
+              this.messages,
+            )
           : this.caps.canEdit
-            ? new EditSurface(this.ctx)
+            ? new EditSurface(this.ctx, sent)
             : new FinalOnlySurface(this.ctx);
   }
 
   async run(): Promise<StreamReplyResult> {
-    const typing = this.keepTyping();
+    // A preface (the greeting) is text already: it shows at once, before the chatbot's first fragment, and no
+    // typing indicator is needed (nor spends the chat's budget before it).
+    const prefaced = this.streamed !== "";
+    if (prefaced) this.notify();
+    const typing = prefaced ? Promise.resolve() : this.keepTyping();
     const updating =
       this.surface.kind !== "final" ? this.streamUpdates() : this.caps.blocks ? this.streamBlocks() : Promise.resolve();
     let outcome: Outcome;
@@ -125,14 +195,26 @@ class ReplyStream {
       outcome = { kind: "failed", error };
     }
     this.ending.abort();
+    clearTimeout(this.retryTimer);
     this.notify();
     this.ctx.pacer.drop(this.ctx.target, this.ctx.stream);
+    const fence = this.options.fence;
+    if (fence?.aborted) {
+      // Another holder finishes this answer from the ledger: nothing more is written here.
+      this.typingDone.abort();
+      await Promise.allSettled([updating, typing]);
+      throw fence.reason;
+    }
     const complete = outcome.kind === "final";
     let delivered = this.streamed;
     let deliveryError: unknown;
     try {
       await updating; // a rollover in flight lands (and moves `offset`) before the rest of the answer
-      if (outcome.kind === "final") delivered = this.reconcile(outcome.answer);
+      if (outcome.kind === "final") {
+        delivered = this.reconcile(outcome.answer);
+        this.streamed = delivered;
+      }
+      this.settleResume(true);
       await this.deliverRest(delivered, complete);
     } catch (error) {
       deliveryError = error ?? new Error("delivery failed");
@@ -140,6 +222,7 @@ class ReplyStream {
       this.typingDone.abort();
       await typing;
     }
+    if (fence?.aborted) throw fence.reason;
     // The upstream failure wins: the caller apologises, and meets any delivery problem again doing so.
     if (outcome.kind === "failed") throw outcome.error;
     if (deliveryError !== undefined) throw deliveryError;
@@ -150,7 +233,9 @@ class ReplyStream {
 
   /** Reads events until the final, a failure or the stop signal; deltas wake the updater. */
   private async consume(): Promise<Outcome> {
-    const { events, signal } = this.options;
+    const { events, fence } = this.options;
+    const signals = [this.options.signal, fence].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
     if (signal?.aborted) return { kind: "aborted" };
     const iterator = events[Symbol.asyncIterator]();
     for (;;) {
@@ -163,7 +248,8 @@ class ReplyStream {
       const event = next.value;
       if (event.type === "final") {
         closeQuietly(iterator);
-        return { kind: "final", answer: event.answer };
+        // The final answer is the chatbot's; the preface is the bridge's own, shown before it.
+        return { kind: "final", answer: event.answer === "" ? "" : (this.options.preface ?? "") + event.answer };
       }
       this.streamed += event.content;
       this.notify();
@@ -176,17 +262,39 @@ class ReplyStream {
     return answer.startsWith(this.streamed.slice(0, this.offset)) ? answer : this.streamed;
   }
 
-  /** Persists what is not yet in a finished message, in as many messages as it takes. */
+  /**
+   * Persists what is not yet in a finished message, in as many messages as it takes. A complete answer is cut one
+   * message at a time, each recorded as progress, so a holder taking over after a crash sends none of them again.
+   */
   private async deliverRest(text: string, complete: boolean): Promise<void> {
-    const rest = text.slice(this.offset);
-    const remainder = this.carry + (complete ? rest : salvagePartialMarkdown(rest));
-    if (remainder.slice(this.carry.length).trim() === "") return;
-    const pieces = splitMarkdown(remainder, this.splitOptions(0));
     const quickReplies = complete && this.caps.quickReplies ? this.options.quickReplies : undefined;
-    for (const [k, piece] of pieces.entries()) {
-      await this.surface.persist(piece, k === pieces.length - 1 ? quickReplies : undefined);
+    if (!complete) {
+      const remainder = this.carry + salvagePartialMarkdown(text.slice(this.offset));
+      if (remainder.slice(this.carry.length).trim() === "") return;
+      for (const piece of splitMarkdown(remainder, this.splitOptions(0))) {
+        await this.surface.persist(piece);
+        this.messages += 1;
+        this.visible();
+      }
+      return;
+    }
+    this.streamed = text;
+    for (;;) {
+      const current = this.carry + text.slice(this.offset);
+      if (current.slice(this.carry.length).trim() === "") return;
+      const cut = splitOnce(current, this.splitOptions(0));
+      await this.surface.persist(cut ? cut.head : current, cut ? undefined : quickReplies);
       this.messages += 1;
       this.visible();
+      if (cut) {
+        this.offset += cut.restStart - this.carry.length;
+        this.carry = cut.reopen;
+      } else {
+        this.offset = text.length;
+        this.carry = "";
+      }
+      this.reportProgress();
+      if (!cut) return;
     }
   }
 
@@ -201,8 +309,9 @@ class ReplyStream {
         if (await this.surface.show(() => this.view())) {
           this.updates += 1;
           this.lastShownAt = this.now();
+          this.shownView = this.view();
           this.visible();
-        }
+        } else if (this.view() !== this.shownView) this.retrySoon();
       } catch (error) {
         if (!(error instanceof SurfaceUnavailable)) throw error;
         this.surface = this.caps.canEdit ? new EditSurface(this.ctx) : new FinalOnlySurface(this.ctx);
@@ -231,6 +340,7 @@ class ReplyStream {
       this.offset += end - this.carry.length;
       this.carry = "";
       while (this.streamed[this.offset] === "\n") this.offset += 1;
+      this.reportProgress();
     }
   }
 
@@ -248,6 +358,8 @@ class ReplyStream {
       this.offset += cut.restStart - this.carry.length;
       this.carry = cut.reopen;
       this.lastShownAt = this.now();
+      this.shownView = undefined;
+      this.reportProgress();
     }
   }
 
@@ -260,7 +372,45 @@ class ReplyStream {
   }
 
   private current(): string {
+    this.settleResume(false);
+    if (this.pendingResume) return "";
     return this.carry + this.streamed.slice(this.offset);
+  }
+
+  /**
+   * Decides, as soon as the text allows, whether the answer streaming now continues what an earlier holder delivered
+   * (it starts with the text the finished messages cover: carry on after them) or differs (a chatbot asked again
+   * answers otherwise: deliver it whole, starting in the open message). `final`: the text is complete.
+   */
+  private settleResume(final: boolean): void {
+    const resume = this.pendingResume;
+    if (!resume) return;
+    const enough = this.streamed.length >= resume.covered.length;
+    if (!enough && resume.covered.startsWith(this.streamed) && !final) return;
+    this.pendingResume = undefined;
+    if (enough && this.streamed.startsWith(resume.covered)) {
+      this.offset = resume.offset;
+      this.carry = resume.carry;
+      return;
+    }
+    this.offset = 0;
+    this.carry = "";
+    this.options.onDiverged?.();
+  }
+
+  /** Tells the caller how far the answer got on the platform. */
+  private reportProgress(): void {
+    try {
+      this.options.onProgress?.({
+        messages: this.messages,
+        offset: this.offset,
+        covered: this.streamed.slice(0, this.offset),
+        carry: this.carry,
+        open: this.open,
+      });
+    } catch {
+      // Recording progress is the caller's business; a failure there must not cost the user the answer.
+    }
   }
 
   private splitOptions(extraMargin: number) {
@@ -310,6 +460,18 @@ class ReplyStream {
       };
       check();
     });
+  }
+
+  /**
+   * An update was skipped (the budget was short, or another call of the chat was under way): try again after an
+   * update interval, so the text shows without waiting for the chatbot's next fragment.
+   */
+  private retrySoon(): void {
+    if (this.retryTimer || this.ending.signal.aborted) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (!this.ending.signal.aborted) this.notify();
+    }, this.updateIntervalMs);
   }
 
   private notify(): void {

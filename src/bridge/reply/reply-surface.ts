@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { DEFAULT_RETRY, retryDelay, sleep } from "../../client/retry.js";
 import { type Channel, ChannelError, type ChannelErrorKind, type SentMessage, type TextFormat } from "../channel.js";
 import type { ReplyTarget } from "../inbound.js";
@@ -10,6 +11,30 @@ export interface SurfaceContext {
   pacer: Pacer;
   /** Identifies this answer to the pacer, so a newer update or the final replaces a pending update. */
   stream: object;
+  /**
+   * Aborts when this process may no longer write to the chat (its lease on the conversation is lost, or it hands the
+   * conversation over at shutdown): every call not yet made is refused, even one already queued in the pacer.
+   */
+  fence?: AbortSignal | undefined;
+  /** Told when a message starts growing on the platform (its id), or undefined when none is open any more. */
+  onOpen?: ((open: OpenMessage | undefined) => void) | undefined;
+}
+
+/**
+ * The message an answer is growing in, as the ledger keeps it: a sent message edited in place, a native stream, or
+ * a native draft. A holder resuming the answer finishes it in the same message where the platform allows.
+ */
+export interface OpenMessage {
+  kind: "edit" | "stream" | "draft";
+  id: string;
+}
+
+/** Runs `call` unless the fence is down; the pacer may run a queued call long after it was scheduled. */
+function fenced<T>(ctx: SurfaceContext, call: () => Promise<T>): () => Promise<T> {
+  return () => {
+    ctx.fence?.throwIfAborted();
+    return call();
+  };
 }
 
 /**
@@ -52,8 +77,15 @@ export async function landFinal<T>(
   let format: TextFormat = "markdown";
   for (let failures = 0; ; ) {
     try {
-      return await ctx.pacer.schedule(ctx.target, "final", () => call(format), ctx.stream, cost);
+      return await ctx.pacer.schedule(
+        ctx.target,
+        "final",
+        fenced(ctx, () => call(format)),
+        ctx.stream,
+        cost,
+      );
     } catch (error) {
+      if (ctx.fence?.aborted) throw error;
       if (isChannelError(error, "format") && format === "markdown") format = "plain";
       else if (isChannelError(error, "transient") && ++failures < TRANSIENT_ATTEMPTS) {
         await sleep(retryDelay(DEFAULT_RETRY, failures - 1, error.retryAfterMs));
@@ -73,10 +105,26 @@ async function tryUpdate(
   call: (format: TextFormat) => Promise<boolean>,
 ): Promise<boolean> {
   try {
-    return (await ctx.pacer.schedule(ctx.target, "update", () => call(first), ctx.stream, cost)) === true;
+    return (
+      (await ctx.pacer.schedule(
+        ctx.target,
+        "update",
+        fenced(ctx, () => call(first)),
+        ctx.stream,
+        cost,
+      )) === true
+    );
   } catch (error) {
     if (!isChannelError(error, "format") || first === "plain") throw error;
-    return (await ctx.pacer.schedule(ctx.target, "update", () => call("plain"), ctx.stream, cost)) === true;
+    return (
+      (await ctx.pacer.schedule(
+        ctx.target,
+        "update",
+        fenced(ctx, () => call("plain")),
+        ctx.stream,
+        cost,
+      )) === true
+    );
   }
 }
 
@@ -90,7 +138,13 @@ export class EditSurface implements ReplySurface {
   /** Partial text was refused as markdown: later updates of this answer go as plain text (the final does not). */
   private plain = false;
 
-  constructor(private readonly ctx: SurfaceContext) {}
+  /** `open`: a message an earlier holder started for this answer, to be edited rather than sent again. */
+  constructor(
+    private readonly ctx: SurfaceContext,
+    open?: SentMessage,
+  ) {
+    this.message = open;
+  }
 
   async show(text: () => string | undefined): Promise<boolean> {
     if (this.refused) return false;
@@ -103,7 +157,10 @@ export class EditSurface implements ReplySurface {
         const next = text();
         if (next === undefined || next === this.shown) return false;
         if (this.message) await editAllowingSame(channel, target, this.message, next, format);
-        else this.message = await channel.send(target, { text: next, format });
+        else {
+          this.message = await channel.send(target, { text: next, format });
+          this.ctx.onOpen?.({ kind: "edit", id: this.message.id });
+        }
         if (format === "plain") this.plain = true;
         this.shown = next;
         return true;
@@ -119,6 +176,7 @@ export class EditSurface implements ReplySurface {
     const message = this.message;
     this.message = undefined;
     this.shown = "";
+    this.ctx.onOpen?.(undefined);
     if (message) {
       try {
         await landFinal(this.ctx, { operation: "edit", prepaid: true }, (format) =>
@@ -137,12 +195,29 @@ export class EditSurface implements ReplySurface {
 /** Native drafts (Telegram sendMessageDraft): ephemeral, so every finished message is persisted with a send. */
 export class DraftSurface implements ReplySurface {
   readonly kind = "draft";
-  private draftId = nextDraftId();
+  private draftId: number;
   private shown = "";
   /** A draft was refused as markdown: the rest of this answer's drafts go as plain text. */
   private plain = false;
 
-  constructor(private readonly ctx: SurfaceContext) {}
+  /**
+   * `draftId`: the draft an earlier holder showed for this answer, replaced in place by this one's text.
+   * `answerId` and `message`: the answer and its message about to stream, from which the draft ids are derived, so
+   * that a holder resuming the answer replaces the same draft even when the ledger never learnt it was shown (the
+   * earlier holder died between showing it and recording it).
+   */
+  constructor(
+    private readonly ctx: SurfaceContext,
+    draftId?: number,
+    private readonly answerId?: string,
+    private message = 0,
+  ) {
+    this.draftId = draftId ?? this.idOf(message);
+  }
+
+  private idOf(message: number): number {
+    return this.answerId === undefined ? nextDraftId() : derivedDraftId(this.answerId, message);
+  }
 
   async show(text: () => string | undefined): Promise<boolean> {
     const { channel, target } = this.ctx;
@@ -151,6 +226,7 @@ export class DraftSurface implements ReplySurface {
         const next = text();
         if (next === undefined || next === this.shown) return false;
         await channel.draft(target, this.draftId, { text: next, format });
+        if (this.shown === "") this.ctx.onOpen?.({ kind: "draft", id: String(this.draftId) });
         if (format === "plain") this.plain = true;
         this.shown = next;
         return true;
@@ -164,8 +240,10 @@ export class DraftSurface implements ReplySurface {
     const { channel, target } = this.ctx;
     await landFinal(this.ctx, { operation: "send" }, (format) => channel.send(target, { text, format, quickReplies }));
     // The next message streams in a new draft; the persisted message replaces this one on screen.
-    this.draftId = nextDraftId();
+    this.message += 1;
+    this.draftId = this.idOf(this.message);
     this.shown = "";
+    this.ctx.onOpen?.(undefined);
   }
 }
 
@@ -181,15 +259,24 @@ export class StreamSurface implements ReplySurface {
   private shown = "";
   /** The platform refused an append (the stream expired, say): stop updating, the final decides. */
   private refused = false;
+  /** The open stream was started by an earlier holder, showing text this one does not know. */
+  private resumed: boolean;
 
-  /** `raw` is the current message's text exactly as streamed. */
+  /**
+   * `raw` is the current message's text exactly as streamed. `open`: a stream an earlier holder started for this
+   * answer; what it shows is not known, so nothing is appended to it: it is ended and edited to the final text.
+   */
   constructor(
     private readonly ctx: SurfaceContext,
     private readonly raw: () => string,
-  ) {}
+    open?: SentMessage,
+  ) {
+    this.message = open;
+    this.resumed = open !== undefined;
+  }
 
   async show(text: () => string | undefined): Promise<boolean> {
-    if (this.refused) return false;
+    if (this.refused || this.resumed) return false;
     const { channel, target } = this.ctx;
     const stream = channel.stream as NonNullable<Channel["stream"]>;
     try {
@@ -202,7 +289,10 @@ export class StreamSurface implements ReplySurface {
         if (next.trim() === "" || next.length <= this.shown.length || !next.startsWith(this.shown)) return false;
         if (this.message) {
           await stream.append(target, this.message, { text: next.slice(this.shown.length), format: "markdown" });
-        } else this.message = await stream.start(target, { text: next, format: "markdown" });
+        } else {
+          this.message = await stream.start(target, { text: next, format: "markdown" });
+          this.ctx.onOpen?.({ kind: "stream", id: this.message.id });
+        }
         this.shown = next;
         return true;
       });
@@ -218,16 +308,19 @@ export class StreamSurface implements ReplySurface {
     const stream = channel.stream as NonNullable<Channel["stream"]>;
     const message = this.message;
     const shown = this.shown;
+    const resumed = this.resumed;
     this.message = undefined;
     this.shown = "";
     this.refused = false;
+    this.resumed = false;
+    this.ctx.onOpen?.(undefined);
     if (!message) {
       await landFinal(this.ctx, { operation: "send" }, (format) =>
         channel.send(target, { text, format, quickReplies }),
       );
       return;
     }
-    const rest = text.startsWith(shown) ? text.slice(shown.length) : undefined;
+    const rest = !resumed && text.startsWith(shown) ? text.slice(shown.length) : undefined;
     try {
       // The stream ends with the rest of the text; when the final text differs from what streamed (a corrected
       // answer, a cut before what was shown), it ends empty and the message is then edited to the final text.
@@ -289,4 +382,10 @@ let lastDraftId = Math.floor(Math.random() * 2 ** 30);
 function nextDraftId(): number {
   lastDraftId = (lastDraftId % (2 ** 31 - 1)) + 1;
   return lastDraftId;
+}
+
+/** The draft id of message `message` of answer `answerId`: the same in every process, non-zero, below 2^31. */
+function derivedDraftId(answerId: string, message: number): number {
+  const digest = createHash("sha256").update(`${answerId}#${message}`).digest();
+  return (digest.readUInt32BE(0) % (2 ** 31 - 1)) + 1;
 }

@@ -29,13 +29,11 @@ export class TokenBucket {
 
   /** Milliseconds from `now` until `count` tokens are usable (0 when they already are). */
   waitFor(count: number, now: number): number {
-    if (now < this.pausedUntil) {
-      // The bucket holds one token when the pause ends (see `pause`) and refills from there.
-      return this.pausedUntil - now + (Math.max(0, count - 1) / this.budget.perSecond) * 1000;
-    }
     this.refill(now);
+    // During a pause the bucket's state is that of the pause's end (see `pause`): nothing refills before it.
+    const held = Math.max(0, this.updatedAt - now);
     const missing = count - this.tokens;
-    return missing <= EPSILON ? 0 : (missing / this.budget.perSecond) * 1000;
+    return held + (missing <= EPSILON ? 0 : (missing / this.budget.perSecond) * 1000);
   }
 
   /** Spends one token; callers check {@link available} or {@link waitFor} first. */
@@ -49,12 +47,15 @@ export class TokenBucket {
     return now < this.pausedUntil;
   }
 
-  /** Stops calls until `until`, when one call may go (the platform said "retry after"), then refills normally. */
+  /**
+   * Stops calls until `until` (the platform said "retry after"), when at most one call may go, then refills
+   * normally. A bucket that would hold less than one token by then keeps what it would hold.
+   */
   pause(until: number): void {
     if (until <= this.pausedUntil) return;
+    this.refill(until);
     this.pausedUntil = until;
-    this.tokens = Math.min(1, this.budget.burst);
-    this.updatedAt = until;
+    this.tokens = Math.min(1, this.tokens);
   }
 
   /** True when the bucket is full and idle, so forgetting it and starting a fresh one changes nothing. */

@@ -1,14 +1,35 @@
 import type Keyv from "keyv";
+import type { BudgetStore } from "../reply/budgets/budget-store.js";
+import type { Leases, MemberSets } from "./leases.js";
 import { openMemoryStore } from "./memory-store.js";
 import { openRedisStore } from "./redis-store.js";
+import type { Signals } from "./signals.js";
 import { openSqliteStore } from "./sqlite-store.js";
 import { parseStoreUrl } from "./store-url.js";
+import type { VisitorEvents } from "./visitor-events.js";
+import type { WorkQueue } from "./work-queue.js";
 
 /**
- * Where the bridge keeps its state: conversation → session ids and other small values in Keyv, and the
- * at-most-once record of processed platform events. One interface over SQLite, Redis and memory.
+ * Where the bridge keeps its state, shared by every process on the same store: small values in Keyv (sessions,
+ * greetings, transcripts, handoffs), the at-most-once record of platform events, the durable per-conversation work
+ * with its leases and answer ledger, named leases and named sets. One interface over SQLite, Redis and memory;
+ * every key prefix it uses is listed in `key-prefixes.ts`.
  */
 export interface BridgeStore {
+  /** Which backend this is, for /readyz and the banner. */
+  readonly kind: "sqlite" | "redis" | "memory";
+  /** The durable work: every acknowledged event until it is answered. */
+  readonly work: WorkQueue;
+  /** Leases of what runs in one process at a time. */
+  readonly leases: Leases;
+  /** Sets shared by every process. */
+  readonly sets: MemberSets;
+  /** The platform budgets the pacers spend from: shared by every process on Redis, this process's otherwise. */
+  readonly budgets: BudgetStore;
+  /** The web chat's events per visitor, replayed to reconnecting pages and delivered to every process. */
+  readonly visitorEvents: VisitorEvents;
+  /** A broadcast every process on the store hears (the user's stop of an answer under way). */
+  readonly signals: Signals;
   /**
    * Keyv for plain key/value state (sessions etc.), namespaced. Its operations reject when the backend fails;
    * background failures (a Redis reconnect, a failed SQLite sweep) are emitted as its "error" event.
@@ -20,7 +41,10 @@ export interface BridgeStore {
   release(key: string): Promise<void>;
   /** Cheap round trip for readiness checks. */
   ping(): Promise<void>;
-  /** Flushes and closes connections/files. */
+  /**
+   * Flushes and closes connections/files. Waiting `work.take` calls reject; leases held through this store end here
+   * (their `lost` aborts) without being released, so they expire in the store and others take over after them.
+   */
   close(): Promise<void>;
   /** Human description without secrets, e.g. "sqlite:/data/bridge.db", "redis://127.0.0.1:6379", "memory". */
   readonly description: string;

@@ -1,6 +1,12 @@
 import Keyv from "keyv";
+import { LocalBudgets } from "../reply/budgets/local-budgets.js";
 import type { BridgeStore } from "./bridge-store.js";
 import { claimTtlMs } from "./claim-ttl.js";
+import { MemoryLeases, MemorySets } from "./memory-leases.js";
+import { MemorySignals } from "./memory-signals.js";
+import { MemoryVisitorEvents } from "./memory-visitor-events.js";
+import { MemoryWorkQueue } from "./memory-work-queue.js";
+import { newHolderId } from "./takers.js";
 
 /** Claims between two sweeps of the expired ones; reading a claim already ignores its expiry having passed. */
 const CLAIMS_PER_SWEEP = 1_000;
@@ -45,6 +51,20 @@ class ClosableMap extends Map<string, unknown> {
 class MemoryBridgeStore implements BridgeStore {
   readonly keyv: Keyv;
   readonly description = "memory";
+  readonly kind = "memory";
+  readonly work = new MemoryWorkQueue(
+    (key, ttlMs) => this.#claim(key, ttlMs),
+    newHolderId(),
+    (error) => this.keyv.emit("error", error),
+  );
+  readonly leases = new MemoryLeases(
+    () => this.#checkOpen(),
+    (error) => this.keyv.emit("error", error),
+  );
+  readonly sets = new MemorySets(() => this.#checkOpen());
+  readonly budgets = new LocalBudgets();
+  readonly visitorEvents = new MemoryVisitorEvents();
+  readonly signals = new MemorySignals((error) => this.keyv.emit("error", error));
   readonly #values = new ClosableMap();
   /** Claimed key → expiry in epoch milliseconds. */
   readonly #claims = new Map<string, number>();
@@ -55,6 +75,10 @@ class MemoryBridgeStore implements BridgeStore {
   }
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    return this.#claim(key, ttlMs);
+  }
+
+  #claim(key: string, ttlMs: number): boolean {
     this.#checkOpen();
     const now = Date.now();
     const expires = now + claimTtlMs(ttlMs);
@@ -75,6 +99,10 @@ class MemoryBridgeStore implements BridgeStore {
   }
 
   async close(): Promise<void> {
+    this.visitorEvents.close();
+    this.signals.close();
+    this.work.close();
+    this.leases.close();
     this.#values.clear();
     this.#values.closed = true;
     this.#claims.clear();

@@ -1,7 +1,14 @@
 import KeyvRedis, { createClient, Keyv, type RedisClientConnectionType, type RedisClientType } from "@keyv/redis";
+import { RedisBudgets } from "../reply/budgets/redis-budgets.js";
 import type { BridgeStore } from "./bridge-store.js";
 import { claimTtlMs } from "./claim-ttl.js";
+import { REDIS_CLAIM_PREFIX } from "./key-prefixes.js";
 import { redisConnectError } from "./redis-errors.js";
+import { RedisLeases, RedisSets } from "./redis-leases.js";
+import { RedisSignals } from "./redis-signals.js";
+import { RedisVisitorEvents } from "./redis-visitor-events.js";
+import { RedisWorkQueue } from "./redis-work-queue.js";
+import { newHolderId } from "./takers.js";
 
 /** Longest wait for the TCP (and TLS) connection, at startup and on each reconnect. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -72,6 +79,13 @@ class RedisBridgeStore implements BridgeStore {
   readonly #client: RedisClientType;
   readonly #adapter: ClosableKeyvRedis;
   readonly #namespace: string;
+  readonly visitorEvents: RedisVisitorEvents;
+  readonly kind = "redis";
+  readonly work: RedisWorkQueue;
+  readonly leases: RedisLeases;
+  readonly sets: RedisSets;
+  readonly budgets: RedisBudgets;
+  readonly signals: RedisSignals;
 
   constructor(
     client: RedisClientType,
@@ -83,6 +97,14 @@ class RedisBridgeStore implements BridgeStore {
     this.#client = client;
     this.#adapter = adapter;
     this.#namespace = namespace;
+    this.visitorEvents = new RedisVisitorEvents(client, namespace);
+    const holder = newHolderId();
+    const reportError = (error: unknown) => keyv.emit("error", error);
+    this.work = new RedisWorkQueue(client, namespace, (key) => this.#claimKey(key), holder, reportError);
+    this.leases = new RedisLeases(client, namespace, holder, reportError);
+    this.sets = new RedisSets(client, namespace);
+    this.budgets = new RedisBudgets(client, namespace);
+    this.signals = new RedisSignals(client, namespace, reportError);
   }
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
@@ -104,11 +126,15 @@ class RedisBridgeStore implements BridgeStore {
 
   async close(): Promise<void> {
     this.#adapter.closed = true;
+    this.visitorEvents.close();
+    this.signals.close();
+    this.leases.close();
+    await this.work.close();
     // close() lets commands already sent finish before the connection ends.
     if (this.#client.isOpen) await this.#client.close();
   }
 
   #claimKey(key: string): string {
-    return `${this.#namespace}:claim:${key}`;
+    return `${this.#namespace}:${REDIS_CLAIM_PREFIX}${key}`;
   }
 }

@@ -2,9 +2,15 @@ import type SQLite from "better-sqlite3";
 import Keyv from "keyv";
 import { openSqliteFile } from "../../sqlite-file.js";
 import type { PathSetting } from "../../writable-folder.js";
+import { LocalBudgets } from "../reply/budgets/local-budgets.js";
 import type { BridgeStore } from "./bridge-store.js";
 import { claimTtlMs } from "./claim-ttl.js";
 import { SqliteKeyvAdapter } from "./sqlite-keyv-adapter.js";
+import { SqliteLeases, SqliteSets } from "./sqlite-leases.js";
+import { SqliteSignals } from "./sqlite-signals.js";
+import { SqliteVisitorEvents } from "./sqlite-visitor-events.js";
+import { SqliteWorkQueue } from "./sqlite-work-queue.js";
+import { newHolderId } from "./takers.js";
 
 /** How often expired rows are deleted; until then they already read as absent, so this only bounds the file. */
 const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -27,6 +33,14 @@ export function openSqliteStore(file: string, namespace: string, setting: PathSe
 class SqliteBridgeStore implements BridgeStore {
   readonly keyv: Keyv;
   readonly description: string;
+  readonly kind = "sqlite";
+  readonly work: SqliteWorkQueue;
+  readonly leases: SqliteLeases;
+  readonly sets: SqliteSets;
+  readonly visitorEvents: SqliteVisitorEvents;
+  readonly signals: SqliteSignals;
+  /** Budgets stay in the process: a SQLite deployment is one process per bot. */
+  readonly budgets = new LocalBudgets();
   readonly #db: SQLite.Database;
   readonly #adapter: SqliteKeyvAdapter;
   readonly #namespace: string;
@@ -41,6 +55,7 @@ class SqliteBridgeStore implements BridgeStore {
     this.description = description;
     this.#namespace = namespace;
     // The file is opened in WAL mode (see openSqliteFile); NORMAL syncs at checkpoints only, which WAL keeps consistent.
+    // Recording work (store.work.enqueue) commits with FULL, so an acknowledged event also survives a power cut.
     db.pragma("synchronous = NORMAL");
     // Another process holding the write lock (a second bridge on the same file) is waited for instead of failing.
     db.pragma("busy_timeout = 5000");
@@ -59,6 +74,13 @@ class SqliteBridgeStore implements BridgeStore {
     this.#release = db.prepare("DELETE FROM bridge_claims WHERE key = ?");
     this.#deleteExpiredClaims = db.prepare("DELETE FROM bridge_claims WHERE expires <= ?");
     this.#ping = db.prepare("SELECT 1");
+    const holder = newHolderId();
+    const reportError = (error: unknown) => this.keyv.emit("error", error);
+    this.work = new SqliteWorkQueue(db, namespace, (key, ttlMs) => this.#claimNow(key, ttlMs), holder, reportError);
+    this.leases = new SqliteLeases(db, namespace, holder, reportError);
+    this.sets = new SqliteSets(db, namespace);
+    this.visitorEvents = new SqliteVisitorEvents(db, namespace, (error) => this.keyv.emit("error", error));
+    this.signals = new SqliteSignals(db, namespace, reportError);
     // Sweeping at open removes what expired while the bridge was down.
     this.#sweep();
     this.#sweeper = setInterval(() => this.#sweep(), SWEEP_INTERVAL_MS);
@@ -67,6 +89,11 @@ class SqliteBridgeStore implements BridgeStore {
   }
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    return this.#claimNow(key, ttlMs);
+  }
+
+  /** The claim as one statement, also run inside the work queue's enqueue transaction. */
+  #claimNow(key: string, ttlMs: number): boolean {
     const now = Date.now();
     return this.#claim.run({ key: this.#claimKey(key), expires: now + claimTtlMs(ttlMs), now }).changes > 0;
   }
@@ -81,6 +108,10 @@ class SqliteBridgeStore implements BridgeStore {
 
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
+    this.work.close();
+    this.leases.close();
+    this.visitorEvents.close();
+    this.signals.close();
     // Closing the last connection checkpoints the WAL into the database file.
     if (this.#db.open) this.#db.close();
   }

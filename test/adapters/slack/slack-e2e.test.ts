@@ -104,14 +104,18 @@ describe("Slack end to end (Events API, emulator, scripted chatbot)", () => {
     expect(running.channels.find((channel) => channel.name === "Slack")).toMatchObject({ enabled: true });
   });
 
-  it("answers the recorded DM: greeting, then the exact final text as mrkdwn", async () => {
+  it("answers the recorded DM: the greeting opening the exact final text, as mrkdwn", async () => {
     chatbot.answer = (question) => ({ fragments: ["**Bold** answer ", "to ", question], pauseMs: 100 });
     const started = performance.now();
     const ack = await deliver({ ...dm.dmMessage, event_id: "EvDM1" });
     expect(ack.status).toBe(200);
     expect(performance.now() - started).toBeLessThan(1000);
     const channel = dm.dmMessage.event.channel as string;
-    expect(await settled(channel, 2)).toEqual(["Welcome to *Homes*!", "*Bold* answer to Hey!"]);
+    // At first contact the greeting opens the answer's message, shown at once and edited to the whole answer (an
+    // edit Slack takes at most once a second in a channel).
+    const final = "Welcome to *Homes*!\n\n*Bold* answer to Hey!";
+    await until(() => (slack.messagesIn(channel)[0]?.text === final ? true : undefined));
+    expect(await settled(channel, 1)).toEqual([final]);
     expect(chatbot.asks.at(-1)?.content).toBe("Hey!");
   });
 
@@ -119,21 +123,26 @@ describe("Slack end to end (Events API, emulator, scripted chatbot)", () => {
     chatbot.answer = (question) => ({ fragments: [`About ${question}`] });
     const message = directMessage("hello there");
     await deliver(envelope(message));
-    const [greeting] = await until(() => {
-      const messages = slack.messagesIn(message.channel);
-      return messages.length >= 2 ? messages : undefined;
+    type Blocks = { type: string; elements?: { action_id: string; value: string }[] }[];
+    const actionsOf = (sent: { blocks?: unknown } | undefined) =>
+      (sent?.blocks as Blocks | undefined)?.find((block) => block.type === "actions");
+    // At first contact the greeting opens the answer, and its suggestions come with the answer's end.
+    const answer = await until(() => {
+      const [first] = slack.messagesIn(message.channel);
+      return actionsOf(first) ? first : undefined;
     });
-    const actions = (greeting?.blocks as { type: string; elements?: { action_id: string; value: string }[] }[])?.find(
-      (block) => block.type === "actions",
-    );
+    const actions = actionsOf(answer);
     expect(actions?.elements?.map((button) => button.value)).toEqual(["Homes for sale", "Rentals"]);
     await quiet();
+    expect(slack.messagesIn(message.channel).map((sent) => sent.text)).toEqual([
+      "Welcome to *Homes*!\n\nAbout hello there",
+    ]);
     const tap = {
       type: "block_actions",
       user: { id: "U00FAKEUSER1", team_id: "T00FAKE00AA" },
       team: { id: "T00FAKE00AA" },
       channel: { id: message.channel },
-      message: { ts: greeting?.ts },
+      message: { ts: answer?.ts },
       actions: [{ action_id: actions?.elements?.[1]?.action_id, value: "Rentals", action_ts: "1767399999.123" }],
     };
     const actionsUrl = `${running.url}/webhooks/slack/actions`;
@@ -143,8 +152,8 @@ describe("Slack end to end (Events API, emulator, scripted chatbot)", () => {
       (await slack.deliver(actionsUrl, tap, { signingSecret: SIGNING_SECRET, encoding: "form", signature: "v0=00" }))
         .status,
     ).toBe(401);
-    const texts = await settled(message.channel, 3);
-    expect(texts[2]).toBe("About Rentals");
+    const texts = await settled(message.channel, 2);
+    expect(texts[1]).toBe("About Rentals");
     expect(chatbot.asks.filter((ask) => ask.content === "Rentals")).toHaveLength(1);
   });
 
@@ -155,12 +164,13 @@ describe("Slack end to end (Events API, emulator, scripted chatbot)", () => {
     });
     const event = channelFixture.mention.event;
     await deliver({ ...channelFixture.mention, event_id: "EvMention1" });
-    await until(() => (slack.messagesIn(event.channel, event.ts)[1]?.stoppedAt !== undefined ? true : undefined));
-    const texts = await settled(event.channel, 2, event.ts);
-    expect(texts[1]).toBe("Re: **Hey** — in full, streamed natively");
+    await until(() => (slack.messagesIn(event.channel, event.ts)[0]?.stoppedAt !== undefined ? true : undefined));
+    // At first contact the greeting opens the answer, in the same stream.
+    const full = "Welcome to **Homes**!\n\nRe: **Hey** — in full, streamed natively";
+    expect(await settled(event.channel, 1, event.ts)).toEqual([full]);
     expect(slack.messagesIn(event.channel).every((message) => message.threadTs === event.ts)).toBe(true);
     // In a thread the answer streams natively, to the person who asked, in their workspace.
-    const answer = slack.messagesIn(event.channel, event.ts)[1];
+    const answer = slack.messagesIn(event.channel, event.ts)[0];
     expect(answer).toMatchObject({ format: "markdown", streaming: false, recipientUserId: "U00FAKEUSER1" });
     expect(answer?.recipientTeamId).toBe("T00FAKE00AA");
     expect(answer?.appends).toBeGreaterThan(0);
@@ -168,7 +178,7 @@ describe("Slack end to end (Events API, emulator, scripted chatbot)", () => {
     const streamed = slack.calls
       .filter((call) => call.ok && call.method.endsWith("Stream") && call.params.channel === event.channel)
       .map((call) => String(call.params.markdown_text ?? ""));
-    expect(streamed.join("")).toBe("Re: **Hey** — in full, streamed natively");
+    expect(streamed.join("")).toBe(full);
   });
 
   it("answers follow-ups in a thread it takes part in without a new mention, and nothing in other threads", async () => {
@@ -182,12 +192,12 @@ describe("Slack end to end (Events API, emulator, scripted chatbot)", () => {
       channel,
     };
     await deliver(envelope(mention));
-    await settled(channel, 2, mention.ts);
+    await settled(channel, 1, mention.ts);
     const followUp = { type: "message", channel_type: "channel", user: "U00FAKEUSER1", channel, thread_ts: mention.ts };
     await deliver(envelope({ ...followUp, ts: `${++nextTs}.000800`, text: "and houses?" }));
     await deliver(envelope({ ...followUp, ts: `${++nextTs}.000900`, thread_ts: "1000.000001", text: "other thread" }));
-    const texts = await settled(channel, 3, mention.ts);
-    expect(texts.slice(1)).toEqual(["On flats?", "On and houses?"]);
+    const texts = await settled(channel, 2, mention.ts);
+    expect(texts).toEqual(["Welcome to **Homes**!\n\nOn flats?", "On and houses?"]);
     expect(chatbot.asks.some((ask) => ask.content === "other thread")).toBe(false);
     // One conversation per thread: the follow-up continued the mention's session.
     const [first, second] = ["flats?", "and houses?"].map((q) => chatbot.asks.find((ask) => ask.content === q));
@@ -209,13 +219,11 @@ describe("Slack end to end (Events API, emulator, scripted chatbot)", () => {
         team: "T00FAKE00AA",
       };
       await deliver(envelope(mention));
-      const final = "A *garden* flat, 2 rooms, near the park, $1,800 a month";
-      await until(() => (slack.messagesIn("C00RENTALS", mention.ts)[1]?.text === final ? true : undefined));
+      // At first contact the greeting opens the answer.
+      const final = "Welcome to *Homes*!\n\nA *garden* flat, 2 rooms, near the park, $1,800 a month";
+      await until(() => (slack.messagesIn("C00RENTALS", mention.ts)[0]?.text === final ? true : undefined));
       await quiet();
-      expect(slack.messagesIn("C00RENTALS", mention.ts).map((m) => [m.text, m.format])).toEqual([
-        ["Welcome to *Homes*!", "mrkdwn"],
-        [final, "mrkdwn"],
-      ]);
+      expect(slack.messagesIn("C00RENTALS", mention.ts).map((m) => [m.text, m.format])).toEqual([[final, "mrkdwn"]]);
       const refused = slack.callsTo("chat.startStream").filter((call) => call.params.channel === "C00RENTALS");
       expect(refused.map((call) => call.error)).toEqual(["feature_not_enabled"]);
     } finally {
@@ -295,8 +303,10 @@ describe("Slack end to end (Events API, emulator, scripted chatbot)", () => {
     };
     await deliver(envelope(mention));
     await deliver(envelope({ ...mention, type: "app_mention" }));
-    await settled(message.channel, 2);
-    await settled("C00TWINS", 2, mention.ts);
+    const once = "Welcome to *Homes*!\n\nOnce: only once";
+    await until(() => (slack.messagesIn(message.channel)[0]?.text === once ? true : undefined));
+    expect(await settled(message.channel, 1)).toEqual([once]);
+    expect(await settled("C00TWINS", 1, mention.ts)).toEqual(["Welcome to **Homes**!\n\nOnce: twice?"]);
     expect(chatbot.asks.filter((ask) => ask.content === "only once")).toHaveLength(1);
     expect(chatbot.asks.filter((ask) => ask.content === "twice?")).toHaveLength(1);
   });
@@ -349,9 +359,9 @@ describe("Slack end to end (Events API, emulator, scripted chatbot)", () => {
     chatbot.answer = () => ({ fragments: ["Half of ", "the answer", " never comes"], breakAfter: 2, pauseMs: 50 });
     const message = directMessage("break please");
     await deliver(envelope(message));
-    const texts = await settled(message.channel, 3);
-    expect(texts.slice(1)).toEqual([
-      "Half of the answer",
+    const texts = await settled(message.channel, 2);
+    expect(texts).toEqual([
+      "Welcome to *Homes*!\n\nHalf of the answer",
       "Sorry, I couldn't finish that answer. Please try again in a moment.",
     ]);
   });

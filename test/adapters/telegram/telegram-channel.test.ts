@@ -54,6 +54,7 @@ describe("TelegramChannel against the emulator", () => {
     const limited = await channelFailure(channel.send(direct, { text: "two", format: "plain" }));
     expect(limited.kind).toBe("rate_limited");
     expect(limited.retryAfterMs).toBeGreaterThanOrEqual(1000);
+    expect(limited.scope).toBe("bot"); // Telegram does not say which limit: the whole bot pauses
     expect(emulator.messagesIn(4242).map((m) => m.text)).toEqual(["one"]);
     const draftInGroup = await channelFailure(channel.draft(group, 1, { text: "x", format: "plain" }));
     expect(draftInGroup.kind).toBe("rejected");

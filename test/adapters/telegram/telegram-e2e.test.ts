@@ -116,7 +116,7 @@ describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
     expect(running.channels.find((channel) => channel.name === "Telegram")).toMatchObject({ enabled: true });
   });
 
-  it("answers the recorded update: acknowledged at once, greeting, then the exact final text", async () => {
+  it("answers the recorded update: acknowledged at once, the greeting opening the exact final text", async () => {
     const { mention } = replayFixture();
     const chatId = mention.message?.chat.id as number;
     chatbot.answer = (question) => ({
@@ -130,19 +130,38 @@ describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
     expect(ack.status).toBe(200);
     // Telegram's request is answered before the chatbot has even finished streaming (4 × 150 ms).
     expect(ackMs).toBeLessThan(400);
-    expect(await settled(chatId, 2)).toEqual(["Welcome to Homes!", "Bold answer to hi — done."]);
-    const [welcome, answer] = telegram.messagesIn(chatId);
-    expect(welcome?.replyMarkup).toMatchObject({ keyboard: [[{ text: "Homes for sale" }], [{ text: "Rentals" }]] });
+    // At first contact the greeting opens the answer's message (it never delays it), its suggestions at the end.
+    expect(await settled(chatId, 1)).toEqual(["Welcome to Homes!\n\nBold answer to hi — done."]);
+    const [answer] = telegram.messagesIn(chatId);
+    expect(answer?.replyMarkup).toMatchObject({ keyboard: [[{ text: "Homes for sale" }], [{ text: "Rentals" }]] });
     expect(answer?.parseMode).toBe("HTML");
     expect(answer?.rawText).toContain("<b>Bold</b>");
     // The mention is not part of the question, and the answer streamed as a native draft first.
     expect(chatbot.asks.at(-1)?.content).toBe("hi");
+    // The greeting shows as a draft at once, long before the chatbot's first fragment (1 s).
     const drafts = telegram.draftsIn(chatId);
-    expect(drafts.length).toBeGreaterThan(0);
-    // While the chatbot thinks, the user sees "typing…"; it stops once text shows.
+    expect(drafts[0]?.text).toBe("Welcome to Homes!");
+    expect((drafts[0]?.at ?? Infinity) - started).toBeLessThan(500);
+  });
+
+  it("shows typing while the chatbot thinks, until the answer's first text", async () => {
+    chatbot.answer = (question) => ({ fragments: ["Thought ", "about ", question], firstFragmentMs: 1_000 });
+    const chatId = ++nextChat;
+    await telegram.deliver(privateMessage("/start", chatId));
+    await settled(chatId, 1);
+    await telegram.deliver(privateMessage("think", chatId));
+    expect((await settled(chatId, 2))[1]).toBe("Thought about think");
+    const asked = chatbot.asks.find((ask) => ask.content === "think");
+    const shown = telegram.calls.find(
+      (call) =>
+        call.ok &&
+        Number(call.params.chat_id) === chatId &&
+        ["sendMessageDraft", "sendMessage"].includes(call.method) &&
+        call.at > (asked?.at ?? Infinity),
+    );
     const typing = telegram.callsTo("sendChatAction").filter((call) => Number(call.params.chat_id) === chatId);
     expect(typing.length).toBeGreaterThan(0);
-    for (const call of typing) expect(call.at).toBeLessThan(drafts[0]?.at ?? 0);
+    for (const call of typing) expect(call.at).toBeLessThan(shown?.at ?? 0);
   });
 
   it("reads the answer in every framing the chatbot API may stream", async () => {
@@ -154,7 +173,7 @@ describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
     });
     for (const [index, framing] of framings.entries()) await telegram.deliver(privateMessage(framing, chats[index]));
     for (const [index, framing] of framings.entries()) {
-      expect((await settled(chats[index] as number, 2))[1]).toBe(`Streamed as ${framing}`);
+      expect((await settled(chats[index] as number, 1))[0]).toBe(`Welcome to Homes!\n\nStreamed as ${framing}`);
     }
   });
 
@@ -175,7 +194,7 @@ describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
     expect((await telegram.deliver(update)).status).toBe(200);
     await until(() => (chatbot.asks.some((ask) => ask.content === "only once") ? true : undefined));
     expect((await telegram.deliver(update)).status).toBe(200);
-    expect(await settled(chatId, 2)).toEqual(["Welcome to Homes!", "Once for only once"]);
+    expect(await settled(chatId, 1)).toEqual(["Welcome to Homes!\n\nOnce for only once"]);
     expect(chatbot.asks.filter((ask) => ask.content === "only once")).toHaveLength(1);
   });
 
@@ -184,12 +203,12 @@ describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
     const chatId = ++nextChat;
     const questions = ["one", "two", "three", "four"];
     for (const question of questions) await telegram.deliver(privateMessage(question, chatId));
-    const texts = await settled(chatId, 5);
-    expect(texts).toEqual(["Welcome to Homes!", "Re: one", "Re: two", "Re: three", "Re: four"]);
+    const texts = await settled(chatId, 4);
+    expect(texts).toEqual(["Welcome to Homes!\n\nRe: one", "Re: two", "Re: three", "Re: four"]);
     const asks = chatbot.asks.filter((ask) => questions.includes(ask.content));
     expect(asks.map((ask) => ask.content)).toEqual(questions);
     // Each question went upstream only after the previous answer had been delivered.
-    const sent = telegram.messagesIn(chatId).slice(1);
+    const sent = telegram.messagesIn(chatId);
     for (let i = 1; i < asks.length; i++) expect(asks[i]?.at).toBeGreaterThan(sent[i - 1]?.sentAt ?? Infinity);
   });
 
@@ -197,11 +216,11 @@ describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
     chatbot.answer = (question) => ({ fragments: [question.toUpperCase()] });
     const chatId = ++nextChat;
     await telegram.deliver(privateMessage("before", chatId));
-    await settled(chatId, 2);
+    await settled(chatId, 1);
     await telegram.deliver(privateMessage("/reset", chatId));
     await telegram.deliver(privateMessage("after", chatId));
-    const texts = await settled(chatId, 4);
-    expect(texts.slice(1)).toEqual(["BEFORE", "Welcome to Homes!", "AFTER"]);
+    const texts = await settled(chatId, 3);
+    expect(texts).toEqual(["Welcome to Homes!\n\nBEFORE", "Welcome to Homes!", "AFTER"]);
     const before = chatbot.asks.find((ask) => ask.content === "before");
     const after = chatbot.asks.find((ask) => ask.content === "after");
     expect(after?.sessionId).not.toBe(before?.sessionId);
@@ -214,11 +233,11 @@ describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
         : { fragments: ["Fine again"] };
     const chatId = ++nextChat;
     await telegram.deliver(privateMessage("break", chatId));
-    const texts = await settled(chatId, 3);
-    expect(texts[1]).toBe("The first part arrives,");
-    expect(texts[2]).toBe("Sorry, I couldn't finish that answer. Please try again in a moment.");
+    const texts = await settled(chatId, 2);
+    expect(texts[0]).toBe("Welcome to Homes!\n\nThe first part arrives,");
+    expect(texts[1]).toBe("Sorry, I couldn't finish that answer. Please try again in a moment.");
     await telegram.deliver(privateMessage("again", chatId));
-    expect((await settled(chatId, 4))[3]).toBe("Fine again");
+    expect((await settled(chatId, 3))[2]).toBe("Fine again");
   });
 
   it("delivers a 5,000-character answer as two well-formed messages", async () => {
@@ -228,6 +247,8 @@ describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
     expect(answer.length).toBeGreaterThan(5000);
     chatbot.answer = () => ({ fragments: answer.match(/[\s\S]{1,250}/g) ?? [], pauseMs: 5 });
     const chatId = ++nextChat;
+    await telegram.deliver(privateMessage("/start", chatId));
+    await settled(chatId, 1);
     await telegram.deliver(privateMessage("tell me everything", chatId));
     const texts = (await settled(chatId, 3)).slice(1);
     expect(texts).toHaveLength(2);
@@ -249,10 +270,10 @@ describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
       stopped_message_generation: { chat: { id: chatId, type: "private", first_name: "Ana" }, draft_id: 1 },
     });
     await ask.clientGone;
-    const texts = await settled(chatId, 2);
-    expect(texts[1]).toMatch(/^word0 word1 word2/);
-    expect(texts[1]).not.toContain("word39");
-    expect(texts).toHaveLength(2);
+    const texts = await settled(chatId, 1);
+    expect(texts[0]).toMatch(/^Welcome to Homes!\n\nword0 word1 word2/);
+    expect(texts[0]).not.toContain("word39");
+    expect(texts).toHaveLength(1);
   });
 
   it("in groups answers only when addressed, by editing a reply in the same topic", async () => {
@@ -275,7 +296,7 @@ describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
     await until(() => (telegram.messagesIn(group.id).some((m) => m.text.endsWith("any flats?")) ? true : undefined));
     await quiet();
     expect(chatbot.asks.slice(asked).map((ask) => ask.content)).toEqual(["any flats?"]);
-    const answer = telegram.messagesIn(group.id).find((m) => m.text === "Group answer to any flats?");
+    const answer = telegram.messagesIn(group.id).find((m) => m.text.endsWith("Group answer to any flats?"));
     expect(answer).toMatchObject({ threadId: 12, replyToMessageId: mention.message?.message_id });
     expect(telegram.draftsIn(group.id)).toEqual([]);
   });
@@ -290,11 +311,10 @@ describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
     const chatId = update.message?.chat.id as number;
     expect((await salesTelegram.deliver(update, { secret: SECRET })).status).toBe(401);
     expect((await salesTelegram.deliver(update)).status).toBe(200);
-    await until(() => (salesTelegram.messagesIn(chatId).length >= 2 ? true : undefined));
+    await until(() => (salesTelegram.messagesIn(chatId).length >= 1 ? true : undefined));
     await quiet(salesTelegram);
     expect(salesTelegram.messagesIn(chatId).map((m) => m.text)).toEqual([
-      "Welcome to Homes!",
-      "Sales: a shop to rent?",
+      "Welcome to Homes!\n\nSales: a shop to rent?",
     ]);
     expect(telegram.messagesIn(chatId)).toEqual([]);
     expect(chatbot.sessions.some((s) => s.serialNumber === "sales-chatbot")).toBe(true);

@@ -10,7 +10,7 @@ import { terminal } from "../../support/terminal.js";
 import { until } from "../../support/waiting.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
 import { privateUpdateIn } from "./telegram-fixtures.js";
-import { repliesIn } from "./telegram-replies.js";
+import { repliesIn, textsIn } from "./telegram-replies.js";
 
 const HANDOFF_TEXTS = handoffTexts(undefined);
 
@@ -18,6 +18,8 @@ const TOKEN = "123456789:AAtest-token-of-the-handoff-bot";
 const SECRET = "handoff-secret";
 const CONFIRMATION = "An agent will write to you here shortly.";
 const ADMIN_TOKEN = "admin-token-of-the-handoff-test";
+/** The scripted chatbot's WelcomeMessage as Telegram shows it: at first contact it opens the first answer. */
+const WELCOME = "Welcome to Homes!";
 
 let telegram: TelegramEmulator;
 let chatbot: ScriptedChatbot;
@@ -81,10 +83,11 @@ describe("Talk to a human over Telegram (emulator → bridge → SMTP on loopbac
   it("mails the conversation to TalkToHumanEmail, then tells the user TalkToHumanResponseMessage", async () => {
     const chatId = ++nextChat;
     await say(chatId, "3 bedrooms in Austin?");
-    expect(await repliesIn(telegram, chatId, 1)).toEqual(["Answer to 3 bedrooms in Austin?"]);
+    const answer = `${WELCOME}\n\nAnswer to 3 bedrooms in Austin?`;
+    expect(await textsIn(telegram, chatId, 1)).toEqual([answer]);
     const asked = chatbot.asks.length;
     await say(chatId, "I want to talk to a human please");
-    expect(await repliesIn(telegram, chatId, 2)).toEqual(["Answer to 3 bedrooms in Austin?", CONFIRMATION]);
+    expect(await textsIn(telegram, chatId, 2)).toEqual([answer, CONFIRMATION]);
     // The request itself is not a question for the chatbot.
     expect(chatbot.asks.length).toBe(asked);
     const mail = smtp.received.at(-1);
@@ -93,7 +96,8 @@ describe("Talk to a human over Telegram (emulator → bridge → SMTP on loopbac
     expect(mail?.subject).toBe("Talk to a human: Ana (@ana_buyer) on Telegram");
     expect(mail?.text).toContain("Reach them: https://t.me/ana_buyer");
     expect(mail?.text).toMatch(
-      /\] Ana: 3 bedrooms in Austin\?\n\[.*\] Bot: Answer to 3 bedrooms in Austin\?\n\[.*\] Ana: I want to talk to a human please/,
+      // The greeting went out as the start of the first answer's message, and the transcript shows that message.
+      /\] Ana: 3 bedrooms in Austin\?\n\[.*\] Bot: Welcome to \*\*Homes\*\*!\n\nAnswer to 3 bedrooms in Austin\?\n\[.*\] Ana: I want to talk to a human please/,
     );
     expect(mail?.text).toContain("(America/Chicago)");
     expect(mail?.html).toContain('href="https://t.me/ana_buyer"');
@@ -125,13 +129,16 @@ describe("Talk to a human over Telegram (emulator → bridge → SMTP on loopbac
     const chatId = ++nextChat;
     chatbot.answer = (question) => ({ fragments: [`I don't know about ${question}.`], noAnswer: true });
     await say(chatId, "pools?");
-    expect(await repliesIn(telegram, chatId, 2)).toEqual(["I don't know about pools?.", HANDOFF_TEXTS.offer]);
+    expect(await textsIn(telegram, chatId, 2)).toEqual([
+      `${WELCOME}\n\nI don't know about pools?.`,
+      HANDOFF_TEXTS.offer,
+    ]);
     expect(telegram.messagesIn(chatId).at(-1)?.replyMarkup).toMatchObject({
       keyboard: [[{ text: "Talk to a human" }]],
     });
     const mails = smtp.received.length;
     await say(chatId, "Talk to a human");
-    expect((await repliesIn(telegram, chatId, 3)).at(-1)).toBe(CONFIRMATION);
+    expect((await textsIn(telegram, chatId, 3)).at(-1)).toBe(CONFIRMATION);
     await until(() => (smtp.received.length > mails ? true : undefined));
     chatbot.answer = (question) => ({ fragments: ["Answer to ", question] });
   });

@@ -8,11 +8,13 @@ import { gif, mediaFixture, png, SPEECH_SECONDS, wav } from "../../support/media
 import { parseWav, rms } from "../../support/wav-header.js";
 import { describingTheAsk, ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
 import { privateUpdateIn } from "./telegram-fixtures.js";
-import { repliesIn as repliesInChat } from "./telegram-replies.js";
+import { textsIn as textsInChat } from "./telegram-replies.js";
 
 const TOKEN = "123456789:AAtest-token-of-the-media-bot_01";
 const SECRET = "media-secret_7";
 const MB = 1024 * 1024;
+/** The scripted chatbot's WelcomeMessage as Telegram shows it: at first contact it opens the first answer. */
+const WELCOME = "Welcome to Homes!";
 
 let telegram: TelegramEmulator;
 let chatbot: ScriptedChatbot;
@@ -50,7 +52,7 @@ let nextChat = 90_000;
 /** A private message from a new user (or in `chatId`) with the given content (a photo, a voice note, a caption…). */
 const message = (content: Partial<Message>, chatId = ++nextChat): Update => privateUpdateIn(chatId, content);
 
-const repliesIn = (chatId: number, count: number) => repliesInChat(telegram, chatId, count);
+const textsIn = (chatId: number, count: number) => textsInChat(telegram, chatId, count);
 
 const asksFrom = (before: number) => chatbot.asks.slice(before);
 const getFileCalls = () => telegram.callsTo("getFile").length;
@@ -65,7 +67,7 @@ describe("Telegram media end to end (emulator → bridge → scripted chatbot AP
     const chatId = update.message?.chat.id as number;
     const before = chatbot.asks.length;
     expect((await telegram.deliver(update, { secret: SECRET })).status).toBe(200);
-    expect(await repliesIn(chatId, 1)).toEqual(["Audio with 1 file(s)"]);
+    expect(await textsIn(chatId, 1)).toEqual([`${WELCOME}\n\nAudio with 1 file(s)`]);
     const [ask] = asksFrom(before);
     expect(ask).toMatchObject({ chatAskType: "Audio", content: "" });
     expect(ask?.fileIds).toHaveLength(1);
@@ -94,7 +96,7 @@ describe("Telegram media end to end (emulator → bridge → scripted chatbot AP
     });
     const before = chatbot.asks.length;
     for (const update of updates) expect((await telegram.deliver(update, { secret: SECRET })).status).toBe(200);
-    expect(await repliesIn(chatId, 1)).toEqual(["Image with 3 file(s): Which of these has a garden?"]);
+    expect(await textsIn(chatId, 1)).toEqual([`${WELCOME}\n\nImage with 3 file(s): Which of these has a garden?`]);
     const asks = asksFrom(before);
     expect(asks).toHaveLength(1);
     expect(asks[0]?.chatAskType).toBe("Image");
@@ -124,8 +126,10 @@ describe("Telegram media end to end (emulator → bridge → scripted chatbot AP
     const before = chatbot.asks.length;
     await telegram.deliver(video, { secret: SECRET });
     await telegram.deliver(document, { secret: SECRET });
-    expect(await repliesIn(video.message?.chat.id as number, 1)).toEqual(["Video with 1 file(s): the street"]);
-    expect(await repliesIn(document.message?.chat.id as number, 1)).toEqual(["Image with 1 file(s)"]);
+    expect(await textsIn(video.message?.chat.id as number, 1)).toEqual([
+      `${WELCOME}\n\nVideo with 1 file(s): the street`,
+    ]);
+    expect(await textsIn(document.message?.chat.id as number, 1)).toEqual([`${WELCOME}\n\nImage with 1 file(s)`]);
     const asks = asksFrom(before);
     const byType = Object.fromEntries(asks.map((ask) => [ask.chatAskType, chatbot.upload(ask.fileIds[0] as number)]));
     expect(byType.Video?.bytes).toEqual(mp4);
@@ -160,8 +164,9 @@ describe("Telegram media end to end (emulator → bridge → scripted chatbot AP
     const before = chatbot.asks.length;
     const getFiles = getFileCalls();
     for (const update of updates) await telegram.deliver(update, { secret: SECRET });
+    // Nothing was asked: the greeting comes on its own, after the refusal.
     for (const update of updates) {
-      expect(await repliesIn(update.message?.chat.id as number, 1)).toEqual([unsupported]);
+      expect(await textsIn(update.message?.chat.id as number, 2)).toEqual([unsupported, WELCOME]);
     }
     expect(asksFrom(before)).toEqual([]);
     // The sticker and the PDF were refused from what Telegram said of them, without fetching anything.
@@ -188,11 +193,13 @@ describe("Telegram media end to end (emulator → bridge → scripted chatbot AP
     const downloads = telegram.downloads.length;
     await telegram.deliver(big, { secret: SECRET });
     await telegram.deliver(long, { secret: SECRET });
-    expect(await repliesIn(big.message?.chat.id as number, 1)).toEqual([
+    expect(await textsIn(big.message?.chat.id as number, 2)).toEqual([
       "Sorry, that file is too large for me: I can take files of up to 20 MB.",
+      WELCOME,
     ]);
-    expect(await repliesIn(long.message?.chat.id as number, 1)).toEqual([
+    expect(await textsIn(long.message?.chat.id as number, 2)).toEqual([
       "Sorry, that recording is too long for me: I can listen to up to 1 minute.",
+      WELCOME,
     ]);
     expect(asksFrom(before)).toEqual([]);
     // The long recording was refused from its declared duration without a call; the video by getFile's refusal.
@@ -208,8 +215,9 @@ describe("Telegram media end to end (emulator → bridge → scripted chatbot AP
     const before = chatbot.asks.length;
     const uploads = chatbot.uploads.size;
     await telegram.deliver(update, { secret: SECRET });
-    expect(await repliesIn(update.message?.chat.id as number, 1)).toEqual([
+    expect(await textsIn(update.message?.chat.id as number, 2)).toEqual([
       "Sorry, that recording is too long for me: I can listen to up to 1 minute.",
+      WELCOME,
     ]);
     expect(asksFrom(before)).toEqual([]);
     expect(chatbot.uploads.size).toBe(uploads);
@@ -229,6 +237,9 @@ describe("Telegram media end to end (emulator → bridge → scripted chatbot AP
     );
     const text = message({ text: "and the price?" }, chatId);
     for (const update of [...photos, text]) await telegram.deliver(update, { secret: SECRET });
-    expect(await repliesIn(chatId, 2)).toEqual(["Image with 2 file(s)", "Text with 0 file(s): and the price?"]);
+    expect(await textsIn(chatId, 2)).toEqual([
+      `${WELCOME}\n\nImage with 2 file(s)`,
+      "Text with 0 file(s): and the price?",
+    ]);
   });
 });

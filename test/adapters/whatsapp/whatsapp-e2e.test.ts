@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
 import { loadConfig } from "../../../src/config.js";
 import { createLogger } from "../../../src/log.js";
-import { WhatsAppEmulator } from "../../emulators/whatsapp.js";
+import { shownText, WhatsAppEmulator } from "../../emulators/whatsapp.js";
 import { freePort, until } from "../../support/waiting.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
 
@@ -82,7 +82,9 @@ afterEach(() => {
 });
 
 let nextUser = 15550003000;
-const texts = (waId: string) => whatsapp.sentTo(waId).map((message) => message.text ?? "");
+/** The scripted chatbot's WelcomeMessage on WhatsApp: at first contact it opens the first answer. */
+const WELCOME = "Welcome to *Homes*!";
+const texts = (waId: string) => whatsapp.sentTo(waId).map(shownText);
 
 async function answered(waId: string, count: number): Promise<void> {
   await until(() => (whatsapp.sentTo(waId).length >= count ? true : undefined), 20_000);
@@ -96,19 +98,20 @@ describe("WhatsApp end to end (Cloud API emulator, scripted chatbot)", () => {
     expect(running.channels.find((channel) => channel.name === "WhatsApp")).toMatchObject({ enabled: true });
   });
 
-  it("answers the recorded delivery: read + typing, greeting with reply buttons, then the exact text", async () => {
+  it("answers the recorded delivery: read + typing, the greeting opening the exact text, with reply buttons", async () => {
     chatbot.answer = (question) => ({ fragments: ["**Vercel** ", "answers ", `"${question}"`], firstFragmentMs: 300 });
     const delivered = await whatsapp.deliver(webhook, fixture.firstMessage);
     expect(delivered.status).toBe(200);
     const user = fixture.firstMessage.entry[0].changes[0].value.messages[0].from as string;
-    await answered(user, 2);
-    const [greeting, answer] = whatsapp.sentTo(user);
-    expect(greeting?.interactive).toMatchObject({
+    await answered(user, 1);
+    // The greeting opens the answer; its suggestions come as reply buttons with the answer's last message.
+    const [answer, ...more] = whatsapp.sentTo(user);
+    expect(answer?.interactive).toMatchObject({
       type: "button",
-      body: { text: "Welcome to *Homes*!" },
+      body: { text: `${WELCOME}\n\n*Vercel* answers "What is Vercel?"` },
       action: { buttons: [{ reply: { title: "Homes for sale" } }, { reply: { title: "Rentals" } }] },
     });
-    expect(answer).toMatchObject({ type: "text", text: '*Vercel* answers "What is Vercel?"' });
+    expect(more).toEqual([]);
     expect(
       whatsapp.readReceipts().some((receipt) => receipt.messageId === "wamid.FAKE_MSG_ID_001" && receipt.typing),
     ).toBe(true);
@@ -139,10 +142,10 @@ describe("WhatsApp end to end (Cloud API emulator, scripted chatbot)", () => {
       { from: user },
     );
     expect((await whatsapp.deliver(webhook, pair)).status).toBe(200);
-    // Greeting and two answers to one person: the third waits for the pair limit (about 8 s).
-    await answered(user, 3);
-    expect(texts(user).slice(1)).toEqual(["Re: first", "Re: second"]);
-    expect(texts(repeated).slice(1)).toEqual(["Re: once"]);
+    // Two answers to one person, the greeting opening the first: the second waits for the pair limit.
+    await answered(user, 2);
+    expect(texts(user)).toEqual([`${WELCOME}\n\nRe: first`, "Re: second"]);
+    expect(texts(repeated)).toEqual([`${WELCOME}\n\nRe: once`]);
     expect(chatbot.asks.filter((ask) => ask.content === "once")).toHaveLength(1);
   }, 30_000);
 
@@ -157,12 +160,12 @@ describe("WhatsApp end to end (Cloud API emulator, scripted chatbot)", () => {
       webhook,
       whatsapp.delivery([{ type: "text", text: { body: "all listings" } }], { from: user }),
     );
-    await answered(user, 3);
-    const parts = texts(user).slice(1);
-    expect(parts).toEqual([paragraph(1), paragraph(2)]);
+    await answered(user, 2);
+    // The greeting opens the first paragraph's message.
+    expect(texts(user)).toEqual([`${WELCOME}\n\n${paragraph(1)}`, paragraph(2)]);
     // The first paragraph went out as soon as it was finished, before the chatbot's answer was complete.
     const ask = chatbot.asks.find((a) => a.content === "all listings");
-    expect(whatsapp.sentTo(user)[1]?.at).toBeLessThan(ask?.answeredAt ?? 0);
+    expect(whatsapp.sentTo(user)[0]?.at).toBeLessThan(ask?.answeredAt ?? 0);
   }, 30_000);
 
   it("asks a tapped reply button's question", async () => {
@@ -173,8 +176,8 @@ describe("WhatsApp end to end (Cloud API emulator, scripted chatbot)", () => {
       interactive: { type: "button_reply", button_reply: { id: "ask:Rentals", title: "Rentals" } },
     };
     await whatsapp.deliver(webhook, whatsapp.delivery([tap], { from: user }));
-    await answered(user, 2);
-    expect(texts(user)[1]).toBe("About Rentals");
+    await answered(user, 1);
+    expect(texts(user)).toEqual([`${WELCOME}\n\nAbout Rentals`]);
   });
 
   it("serves a second number of BRIDGE_CONFIG on /webhooks/whatsapp/<botId> with its own chatbot", async () => {
@@ -187,8 +190,8 @@ describe("WhatsApp end to end (Cloud API emulator, scripted chatbot)", () => {
     // Signed with the default number's secret: refused.
     expect((await whatsapp.deliver(url, delivery)).status).toBe(401);
     expect((await rentals.deliver(url, delivery)).status).toBe(200);
-    await until(() => (rentals.sentTo(user).length >= 2 ? true : undefined), 20_000);
-    expect(rentals.sentTo(user).map((message) => message.text ?? "")[1]).toBe("Rentals: a flat?");
+    await until(() => (rentals.sentTo(user).length >= 1 ? true : undefined), 20_000);
+    expect(rentals.sentTo(user).map(shownText)).toEqual([`${WELCOME}\n\nRentals: a flat?`]);
     expect(whatsapp.sentTo(user)).toEqual([]);
     expect(chatbot.sessions.some((session) => session.serialNumber === "rentals-chatbot")).toBe(true);
   });

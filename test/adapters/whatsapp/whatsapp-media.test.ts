@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningBridge } from "../../../src/bridge-app.js";
 import { loadConfig } from "../../../src/config.js";
-import { WhatsAppEmulator } from "../../emulators/whatsapp.js";
+import { shownText, WhatsAppEmulator } from "../../emulators/whatsapp.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { mediaFixture, png, SPEECH_SECONDS } from "../../support/media-fixtures.js";
 import { until } from "../../support/waiting.js";
@@ -9,6 +9,8 @@ import { parseWav, rms } from "../../support/wav-header.js";
 import { describingTheAsk, ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
 
 const MB = 1024 * 1024;
+/** The scripted chatbot's WelcomeMessage on WhatsApp: at first contact it opens the first answer. */
+const WELCOME = "Welcome to *Homes*!";
 
 let whatsapp: WhatsAppEmulator;
 let chatbot: ScriptedChatbot;
@@ -44,17 +46,16 @@ afterEach(() => {
 
 let nextUser = 15550009000;
 
-/** Delivers `messages` from a new user; resolves with the user's number once the bot's replies have come. */
-async function conversation(messages: object[], replies = 1): Promise<string[]> {
+/**
+ * Delivers `messages` from a new user; resolves with the texts the user was sent once `count` have come. At first
+ * contact the greeting opens the first answer, or comes alone after what was not a question.
+ */
+async function conversation(messages: object[], count = 1): Promise<string[]> {
   const user = String(++nextUser);
   expect((await whatsapp.deliver(webhook, whatsapp.delivery(messages, { from: user }))).status).toBe(200);
-  // The greeting first, then the replies.
-  await until(() => (whatsapp.sentTo(user).length >= replies + 1 ? true : undefined), 20_000);
+  await until(() => (whatsapp.sentTo(user).length >= count ? true : undefined), 20_000);
   await new Promise((resolve) => setTimeout(resolve, 300));
-  return whatsapp
-    .sentTo(user)
-    .slice(1)
-    .map((message) => message.text ?? "");
+  return whatsapp.sentTo(user).map(shownText);
 }
 
 describe("WhatsApp media end to end (Cloud API emulator → bridge → scripted chatbot API)", () => {
@@ -63,7 +64,7 @@ describe("WhatsApp media end to end (Cloud API emulator → bridge → scripted 
     const before = chatbot.asks.length;
     expect(
       await conversation([{ type: "audio", audio: { id, mime_type: "audio/ogg; codecs=opus", voice: true } }]),
-    ).toEqual(["Audio with 1 file(s)"]);
+    ).toEqual([`${WELCOME}\n\nAudio with 1 file(s)`]);
     const [ask] = chatbot.asks.slice(before);
     const wave = parseWav(chatbot.upload(ask?.fileIds[0] as number).bytes as Buffer);
     expect(wave).toMatchObject({ format: 1, channels: 1, sampleRate: 16_000, bitsPerSample: 16 });
@@ -79,7 +80,7 @@ describe("WhatsApp media end to end (Cloud API emulator → bridge → scripted 
       { type: "image", image: { id: ids[0], mime_type: "image/jpeg", caption: "garden?" } },
       { type: "image", image: { id: ids[1], mime_type: "image/jpeg" } },
     ]);
-    expect(replies).toEqual(["Image with 2 file(s): garden?"]);
+    expect(replies).toEqual([`${WELCOME}\n\nImage with 2 file(s): garden?`]);
     const asks = chatbot.asks.slice(before);
     expect(asks).toHaveLength(1);
     expect(asks[0]?.fileIds.map((fileId) => chatbot.upload(fileId).bytes)).toEqual(images);
@@ -90,7 +91,7 @@ describe("WhatsApp media end to end (Cloud API emulator → bridge → scripted 
     const id = whatsapp.addMedia(mp4, "video/mp4");
     const before = chatbot.asks.length;
     expect(await conversation([{ type: "video", video: { id, mime_type: "video/mp4", caption: "the view" } }])).toEqual(
-      ["Video with 1 file(s): the view"],
+      [`${WELCOME}\n\nVideo with 1 file(s): the view`],
     );
     expect(chatbot.upload(chatbot.asks[before]?.fileIds[0] as number).bytes).toEqual(mp4);
   });
@@ -100,17 +101,20 @@ describe("WhatsApp media end to end (Cloud API emulator → bridge → scripted 
     const pdf = whatsapp.addMedia(Buffer.from("%PDF-1.7\n"), "application/pdf");
     const before = chatbot.asks.length;
     const downloads = whatsapp.downloads.length;
-    for (const message of [
+    const messages = [
       { type: "sticker", sticker: { id: "sticker-1", mime_type: "image/webp" } },
       { type: "location", location: { latitude: 30.27, longitude: -97.74 } },
       { type: "document", document: { id: pdf, mime_type: "application/pdf", filename: "offer.pdf" } },
-    ]) {
-      expect(await conversation([message])).toEqual([unsupported]);
-    }
+    ];
+    // Three users at once: each one's greeting waits for the pair limit after the refusal.
+    const replies = await Promise.all(messages.map((message) => conversation([message], 2)));
+    // Nothing was asked: the greeting comes on its own, after the refusal.
+    for (const texts of replies) expect(texts).toEqual([unsupported, WELCOME]);
     expect(chatbot.asks.length).toBe(before);
     expect(whatsapp.downloads.length).toBe(downloads);
   });
 
+  // One user after the other, each one's greeting waiting for the pair limit after the refusal (about 8 s).
   it("refuses media over the cap from its metadata, and cuts a download whose size was not given", async () => {
     const tooLarge = "Sorry, that file is too large for me: I can take files of up to 20 MB.";
     const big = new Uint8Array(40 * MB);
@@ -119,15 +123,19 @@ describe("WhatsApp media end to end (Cloud API emulator → bridge → scripted 
     const hidden = whatsapp.addMedia(big, "image/png", { hideSize: true, declareLength: false });
     const before = chatbot.asks.length;
     const downloads = whatsapp.downloads.length;
-    expect(await conversation([{ type: "image", image: { id: declared, mime_type: "image/png" } }])).toEqual([
+    expect(await conversation([{ type: "image", image: { id: declared, mime_type: "image/png" } }], 2)).toEqual([
       tooLarge,
+      WELCOME,
     ]);
     expect(whatsapp.downloads.length).toBe(downloads);
-    expect(await conversation([{ type: "image", image: { id: hidden, mime_type: "image/png" } }])).toEqual([tooLarge]);
+    expect(await conversation([{ type: "image", image: { id: hidden, mime_type: "image/png" } }], 2)).toEqual([
+      tooLarge,
+      WELCOME,
+    ]);
     const served = whatsapp.downloads.at(-1);
     expect(served).toMatchObject({ file: hidden, complete: false });
     // The 20 MB cap plus what the sockets had buffered; never the 40 MB file.
     expect(served?.sent).toBeLessThan(30 * MB);
     expect(chatbot.asks.length).toBe(before);
-  });
+  }, 30_000);
 });

@@ -5,6 +5,7 @@ import { handoffTexts } from "../../../src/bridge/handoff/handoff-texts.js";
 import type { InboundMessage } from "../../../src/bridge/inbound.js";
 import { type BridgeMetrics, createBridgeMetrics } from "../../../src/bridge/metrics.js";
 import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
+import type { HandoffAction } from "../../../src/bridge/work-payload.js";
 import { createLogger } from "../../../src/log.js";
 import { MailOutbox } from "../../../src/mail/mail-outbox.js";
 import { createSmtpMailer } from "../../../src/mail/smtp-mailer.js";
@@ -37,8 +38,11 @@ function message(text: string, chatId = "77"): InboundMessage {
   };
 }
 
-/** A desk on a fresh memory store, with a clock the test moves and the users' notifications recorded. */
-async function desk(options: { smtp?: boolean; notify?: (text: string) => Promise<void> } = {}) {
+/**
+ * A desk on a fresh memory store, with a clock the test moves and the users' notifications recorded. Its events
+ * are handled at once, as the conversation's holder would — or, `queued`, kept in `queue` for the test to handle.
+ */
+async function desk(options: { smtp?: boolean; queued?: boolean; notify?: (text: string) => Promise<void> } = {}) {
   const store = await openBridgeStore({ url: "memory://", dataDir: "/tmp", namespace: `desk${++nextEvent}` });
   const lines: string[] = [];
   const destination = new Writable({
@@ -61,8 +65,18 @@ async function desk(options: { smtp?: boolean; notify?: (text: string) => Promis
           now: () => now,
         });
   const told: { conversation: string; text: string }[] = [];
-  const subject = new HandoffDesk({
+  // As the conversation's holder would: each event once, handled in turn (here at once).
+  const scheduled = new Set<string>();
+  const queue: { conversation: string; action: HandoffAction }[] = [];
+  const subject: HandoffDesk = new HandoffDesk({
     keyv: store.keyv,
+    sets: store.sets,
+    schedule: async (place, action, id) => {
+      if (scheduled.has(id)) return;
+      scheduled.add(id);
+      if (options.queued) queue.push({ conversation: place.conversation, action });
+      else await subject.handle(place.conversation, action, new AbortController().signal);
+    },
     outbox,
     timeoutMs: 60 * 60_000,
     log,
@@ -87,6 +101,7 @@ async function desk(options: { smtp?: boolean; notify?: (text: string) => Promis
     told,
     lines,
     context,
+    queue,
     advance: (ms: number) => {
       now += ms;
     },
@@ -121,8 +136,8 @@ describe("HandoffDesk, when the handoff mail goes out later", () => {
     expect((await subject.active("q1"))?.mailId).toMatch(/^handoff:whatsapp:default:wamid\.\d+$/);
   });
 
-  it("waits for the handoff to be stored when the retry comes before it", async () => {
-    const { subject, outbox, store, context, told, advance } = await desk();
+  it("confirms in turn when the retry comes before the handoff is stored: the event waits behind the request", async () => {
+    const { subject, outbox, store, context, told, advance, queue } = await desk({ queued: true });
     smtp.failNext("RCPT", 451);
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -142,10 +157,19 @@ describe("HandoffDesk, when the handoff mail goes out later", () => {
     const retried = outbox.retryDue();
     await until(() => (smtp.received.at(-1)?.text.includes("+62") ? true : undefined));
     await new Promise((resolve) => setTimeout(resolve, 100));
+    await retried;
     expect(told).toEqual([]);
+    // The news is an event of the conversation: its holder handles it after the job that asked for a person.
+    expect(queue.map((event) => event.action.type)).toEqual(["mail-settled"]);
     release();
     expect((await requested).outcome).toBe("queued");
-    await retried;
+    await queue
+      .splice(0)
+      .reduce(
+        (done, event) =>
+          done.then(() => subject.handle(event.conversation, event.action, new AbortController().signal)),
+        Promise.resolve(),
+      );
     expect(told).toEqual([{ conversation: "q2", text: "Someone will write." }]);
   });
 
@@ -205,15 +229,15 @@ describe("HandoffDesk, when the handoff mail goes out later", () => {
     const { subject, outbox, store, context, told, advance } = await desk();
     smtp.failNext("RCPT", 451);
     await subject.request(message("agent", "67"), "q7", context);
-    const set = store.keyv.set.bind(store.keyv);
+    const remove = store.sets.remove.bind(store.sets);
     let failIndexWrite = true;
     // The delivered mail cannot be unlisted once: the next pass sends it again (at least once).
-    vi.spyOn(store.keyv, "set").mockImplementation(async (key, value, ttl) => {
-      if (key === "mail-outbox:pending" && failIndexWrite && told.length > 0) {
+    vi.spyOn(store.sets, "remove").mockImplementation(async (set, member) => {
+      if (set === "mail-outbox:pending" && failIndexWrite && told.length > 0) {
         failIndexWrite = false;
         throw new Error("disk full");
       }
-      return set(key, value, ttl);
+      return remove(set, member);
     });
     const mails = smtp.received.length;
     advance(30_000);

@@ -1,5 +1,6 @@
 import { vi } from "vitest";
 import {
+  type Budget,
   type Channel,
   type ChannelCapabilities,
   ChannelError,
@@ -77,14 +78,14 @@ export class FakeChannel implements Channel {
   /** The draft currently shown per chat (cleared by a sent message, as Telegram clients do). */
   readonly drafts = new Map<string, { draftId: number; text: string }>();
   private readonly faults: Fault[] = [];
-  private readonly buckets = new Map<string, FakeBucket>();
-  private readonly bot: FakeBucket | undefined;
+  private readonly buckets = new Map<string, FakeLimit>();
+  private readonly bot: FakeLimit | undefined;
   private nextId = 1;
 
   constructor(private readonly options: FakeChannelOptions = {}) {
     this.limits = options.limits ?? TELEGRAM_LIMITS;
     const enforce = options.enforce === undefined ? this.limits : options.enforce;
-    this.bot = enforce ? new FakeBucket(enforce.perBot) : undefined;
+    this.bot = enforce ? fakeLimit(enforce.perBot) : undefined;
   }
 
   capabilities(target: ReplyTarget): ChannelCapabilities {
@@ -170,7 +171,7 @@ export class FakeChannel implements Channel {
     if (!enforce || !this.bot) return undefined;
     let chat = this.buckets.get(target.chatId);
     if (!chat) {
-      chat = new FakeBucket(target.isGroup ? enforce.perGroup : enforce.perChat);
+      chat = fakeLimit(target.isGroup ? enforce.perGroup : enforce.perChat);
       this.buckets.set(target.chatId, chat);
     }
     const wait = Math.max(chat.waitMs(now), this.bot.waitMs(now));
@@ -199,8 +200,37 @@ export class FakeChannel implements Channel {
   }
 }
 
-/** The platform's own token bucket, written independently of the pacer's so the tests check one against the other. */
-class FakeBucket {
+/** The platform's own limits, written independently of the pacer's budgets so the tests check one against the other. */
+interface FakeLimit {
+  waitMs(now: number): number;
+  take(now: number): void;
+}
+
+function fakeLimit(budget: Budget): FakeLimit {
+  return "max" in budget ? new FakeWindow(budget.max, budget.windowMs) : new FakeBucket(budget);
+}
+
+/** At most `max` calls in any `windowMs`, as the platform counts them: a call at t counts until t + windowMs. */
+class FakeWindow implements FakeLimit {
+  private readonly times: number[] = [];
+
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+  ) {}
+
+  waitMs(now: number): number {
+    const recent = this.times.filter((at) => at > now - this.windowMs).sort((a, b) => a - b);
+    return recent.length < this.max ? 0 : (recent[recent.length - this.max] ?? now) + this.windowMs - now;
+  }
+
+  take(now: number): void {
+    this.times.push(now);
+    if (this.times.length > 4 * this.max) this.times.splice(0, this.times.length - this.max);
+  }
+}
+
+class FakeBucket implements FakeLimit {
   private tokens: number;
   private at = Number.NaN;
 

@@ -193,6 +193,61 @@ describe("Pacer", () => {
     expect((other?.at ?? 0) - t0).toBeGreaterThanOrEqual(10_000);
   });
 
+  it("spends a sliding window exactly: `max` calls in each window, no fewer", async () => {
+    const limits: ChannelLimits = { ...TELEGRAM_LIMITS, perBot: { max: 30, windowMs: 1_000 } };
+    const channel = new FakeChannel({ limits });
+    const pacer = new Pacer(channel, { ...EXACT, windowMarginMs: 0 });
+    const t0 = Date.now();
+    await drive(
+      Promise.all(Array.from({ length: 90 }, (_, i) => pacer.schedule(chat(i), "final", send(channel, i)))),
+      10,
+    );
+    expect(channel.rateLimited).toBe(0);
+    const when = channel.calls.map((call) => call.at - t0);
+    expect(when).toEqual([...Array(30).fill(0), ...Array(30).fill(1_000), ...Array(30).fill(2_000)]);
+  });
+
+  it("keeps each window a margin longer than the platform's", async () => {
+    const limits: ChannelLimits = { ...TELEGRAM_LIMITS, perBot: { max: 2, windowMs: 1_000 } };
+    const channel = new FakeChannel({ limits });
+    const pacer = new Pacer(channel, { ...EXACT, windowMarginMs: 25 });
+    const t0 = Date.now();
+    await drive(
+      Promise.all(Array.from({ length: 5 }, (_, i) => pacer.schedule(chat(i), "final", send(channel, i)))),
+      5,
+    );
+    expect(channel.calls.map((call) => call.at - t0)).toEqual([0, 0, 1_025, 1_025, 2_050]);
+  });
+
+  it("moves a call answered late in its window, so the calls after it keep their distance", async () => {
+    const limits: ChannelLimits = { ...TELEGRAM_LIMITS, perBot: { max: 2, windowMs: 1_000 } };
+    // Every answer comes 300 ms after the call: the call may have reached the platform that late.
+    const channel = new FakeChannel({ limits, latencyMs: 300 });
+    const pacer = new Pacer(channel, { ...EXACT, windowMarginMs: 10 });
+    const t0 = Date.now();
+    await drive(
+      Promise.all(Array.from({ length: 4 }, (_, i) => pacer.schedule(chat(i), "final", send(channel, i)))),
+      5,
+    );
+    // The first two count from 290 ms (300 less the margin), so the next two go at 290 + 1,000 + 10.
+    expect(channel.calls.map((call) => call.at - t0)).toEqual([0, 0, 1_300, 1_300]);
+  });
+
+  it("reports how long each final and update waited for its budgets", async () => {
+    const limits: ChannelLimits = { ...TELEGRAM_LIMITS, perBot: { max: 1, windowMs: 1_000 } };
+    const channel = new FakeChannel({ limits });
+    const waits: string[] = [];
+    const pacer = new Pacer(channel, {
+      ...EXACT,
+      windowMarginMs: 0,
+      onBudgetWait: ({ priority, waitedMs }) => waits.push(`${priority} ${waitedMs}`),
+    });
+    const finals = [1, 2].map((i) => pacer.schedule(chat(i), "final", send(channel, i)));
+    const update = pacer.schedule(chat(3), "update", send(channel, 3));
+    await drive(Promise.all([...finals, update]), 10);
+    expect(waits).toEqual(["final 0", "final 1000", "update 2000"]);
+  });
+
   it("passes other errors to the caller", async () => {
     const channel = new FakeChannel();
     const pacer = new Pacer(channel, EXACT);

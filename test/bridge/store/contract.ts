@@ -14,23 +14,31 @@ export interface StoreHarness {
   shared: boolean;
 }
 
+/**
+ * The stores a contract opens in a test, closed after it before the backend is torn down; registers the hooks, so
+ * call it inside a `describe`.
+ */
+export function storesOf(harness: StoreHarness): (namespace?: string) => Promise<BridgeStore> {
+  const opened: BridgeStore[] = [];
+  beforeEach(() => harness.setup());
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+    await harness.teardown();
+  });
+  return async (namespace?: string) => {
+    const store = await harness.open(namespace);
+    opened.push(store);
+    return store;
+  };
+}
+
 /** Short enough to wait out in a test, long enough that the first read surely comes before the expiry. */
 const TTL_MS = 50;
 const PAST_TTL_MS = 120;
 
 /** The behaviour every BridgeStore backend must have; call inside a `describe`. */
 export function bridgeStoreContract(harness: StoreHarness): void {
-  const opened: BridgeStore[] = [];
-  const open = async (namespace?: string) => {
-    const store = await harness.open(namespace);
-    opened.push(store);
-    return store;
-  };
-  beforeEach(() => harness.setup());
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-    await harness.teardown();
-  });
+  const open = storesOf(harness);
 
   it("keyv sets, gets and deletes values, keeping their JSON types", async () => {
     const { keyv } = await open();

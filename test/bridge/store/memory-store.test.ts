@@ -1,13 +1,20 @@
 import { tmpdir } from "node:os";
 import { describe } from "vitest";
 import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
-import { bridgeStoreContract } from "./contract.js";
+import { bridgeStoreContract, type StoreHarness } from "./contract.js";
+import { workQueueContract } from "./work-contract.js";
+
+const memory: StoreHarness = {
+  setup: () => {},
+  teardown: () => {},
+  open: (namespace) => openBridgeStore({ url: "memory://", dataDir: tmpdir(), namespace }),
+  shared: false,
+};
 
 describe("BridgeStore in memory", () => {
-  bridgeStoreContract({
-    setup: () => {},
-    teardown: () => {},
-    open: (namespace) => openBridgeStore({ url: "memory://", dataDir: tmpdir(), namespace }),
-    shared: false,
-  });
+  bridgeStoreContract(memory);
+});
+
+describe("work, leases and sets in memory", () => {
+  workQueueContract(memory);
 });

@@ -9,18 +9,26 @@ import SQLite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { removeDataDir, tempDataDir } from "../../support/sqlite.js";
-import { bridgeStoreContract } from "./contract.js";
+import { bridgeStoreContract, type StoreHarness } from "./contract.js";
+import { expectKilledHolderResumed } from "./killed-holder.js";
+import { workQueueContract } from "./work-contract.js";
+
+let dataDir = "";
+const sqlite: StoreHarness = {
+  setup: () => {
+    dataDir = tempDataDir();
+  },
+  teardown: () => removeDataDir(dataDir),
+  open: (namespace) => openBridgeStore({ dataDir, namespace }),
+  shared: true,
+};
 
 describe("BridgeStore on SQLite", () => {
-  let dataDir = "";
-  bridgeStoreContract({
-    setup: () => {
-      dataDir = tempDataDir();
-    },
-    teardown: () => removeDataDir(dataDir),
-    open: (namespace) => openBridgeStore({ dataDir, namespace }),
-    shared: true,
-  });
+  bridgeStoreContract(sqlite);
+});
+
+describe("work, leases and sets on SQLite", () => {
+  workQueueContract(sqlite);
 });
 
 describe("the SQLite file", () => {
@@ -92,6 +100,16 @@ describe("the SQLite file", () => {
       database.close();
     }
   });
+
+  it("hands the conversation of a holder process killed mid-work to another after its lease, resumed, with every item", async () => {
+    const dataDir = newDataDir();
+    const store = await openBridgeStore({ dataDir });
+    try {
+      await expectKilledHolderResumed(store, dataDir, "chatbridge");
+    } finally {
+      await store.close();
+    }
+  }, 30_000);
 
   it("lets exactly one process win each claim when several race on one file", async () => {
     const dataDir = newDataDir();

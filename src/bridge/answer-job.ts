@@ -1,0 +1,333 @@
+import { type AnswerEvent, type AnswerFinal, ChatbotApiError } from "../client/index.js";
+import { askWithRecovery } from "./ask-with-recovery.js";
+import { type Attached, type BotState, type BridgeParts, sendFinal } from "./bridge-parts.js";
+import type { OutgoingText } from "./channel.js";
+import { commandIn } from "./commands.js";
+import type { HandoffBot } from "./handoff/handoff-routing.js";
+import type { InboundMessage, ReplyTarget } from "./inbound.js";
+import type { JobLedger } from "./job-ledger.js";
+import { refusalText } from "./media/refusals.js";
+import type { MediaPlan, MediaQuestion } from "./media.js";
+import { type AnswerProgress, streamReply } from "./reply/reply-streamer.js";
+
+/** Longest time the files of one question may take to download, convert and upload (a 100 MB video included). */
+const MEDIA_TIMEOUT_MS = 120_000;
+
+/** A job of a conversation, as its holder runs it. */
+export interface Job {
+  conversation: string;
+  ledger: JobLedger;
+  /**
+   * Aborts when this process may no longer write to the chat: its lease is lost, a ledger write failed, or it hands
+   * the conversation over at shutdown. Nothing more is sent then, and the job is left for the next holder.
+   */
+  fence: AbortSignal;
+  /** Puts the fence down (a ledger write failed: the lease is gone). */
+  lose(reason: unknown): void;
+}
+
+/** What the ledger keeps of one question: how far its answer got. */
+interface AskRecord {
+  /** The session it was asked in. */
+  sessionId: number;
+  /** The question went upstream (set before it goes): a holder resuming without an answer asks again. */
+  asked: boolean;
+  /** The chatbot's complete answer, once its final event came: a resuming holder delivers it without asking. */
+  final?: AnswerFinal | undefined;
+  /** What the platform shows of the answer so far. */
+  progress?: AnswerProgress | undefined;
+  /** Set when the answer is delivered: the text, as the transcript takes it. */
+  delivered?: string | undefined;
+}
+
+/**
+ * Answers one batch of a conversation's messages, step by step, each step recorded in the job's ledger so that a
+ * holder resuming the job after a crash skips what was done and continues what was under way: the first-contact
+ * decision, /reset, the handoff desk, the session, the media plan (files uploaded once), each refusal, and each
+ * question — asked once unless the answer was lost with its holder, delivered in the messages already sent.
+ */
+export class AnswerJob {
+  readonly #parts: BridgeParts;
+  readonly #job: Job;
+  readonly #batch: InboundMessage[];
+  readonly #last: InboundMessage;
+
+  constructor(parts: BridgeParts, job: Job, batch: InboundMessage[]) {
+    this.#parts = parts;
+    this.#job = job;
+    this.#batch = batch;
+    this.#last = batch.at(-1) as InboundMessage;
+  }
+
+  async run(): Promise<void> {
+    const { log, metrics, config } = this.#parts;
+    const last = this.#last;
+    const attached = this.#parts.attached(last.channel, last.botId);
+    const bot = this.#parts.bot(last.botId);
+    if (!attached || !bot) {
+      log.error({ channel: last.channel, botId: last.botId }, "message for a channel or bot that is not set up");
+      return;
+    }
+    const { conversation, ledger, fence } = this.#job;
+    // Merged messages are asked as one question, in the order they came.
+    const text = this.#batch
+      .map((message) => message.text.trim())
+      .filter(Boolean)
+      .join("\n");
+    const command = commandIn(text, config.resetKeyword);
+    try {
+      // Recorded, as the greeter remembers the conversation: a resumed job must neither greet again nor forget to.
+      const firstContact = await this.#once("first-contact", () => bot.greeter.firstContact(conversation));
+      if (command === "reset" && !ledger.has("reset")) {
+        await bot.sessions.renew(conversation, fence);
+        await ledger.record("reset", true);
+      }
+      // /start and /reset are answered with the greeting alone.
+      if (command) {
+        await this.#sendOnce("greeting", attached, last.target, await bot.greeter.greeting());
+        return;
+      }
+      // A message the handoff desk answers (a request for a person) gets the greeting first, on its own.
+      const greetFirst = firstContact
+        ? () => this.#sendOnce("greeting", attached, last.target, bot.greeter.greeting())
+        : undefined;
+      if (await this.#handoff(attached, bot, text, greetFirst)) {
+        if (greetFirst) await greetFirst();
+        return;
+      }
+      let sessionId = await this.#once("session", async () => (await bot.sessions.current(conversation, fence)).id);
+      const plan = await this.#once("plan", () => this.#plan(attached, bot, text));
+      for (const [index, refusal] of plan.refusals.entries()) {
+        const reply = refusalText(refusal, config.media, config.apologyText);
+        await this.#sendOnce(`refusal:${index}`, attached, last.target, { text: reply, format: "plain" });
+      }
+      // At first contact the greeting opens the first answer, in the same message, so that it never delays it.
+      const greeting = firstContact ? await bot.greeter.greeting() : undefined;
+      if (greeting && plan.questions.length === 0) await this.#sendOnce("greeting", attached, last.target, greeting);
+      for (const [index, question] of plan.questions.entries()) {
+        // Its suggestions (the chatbot's SuggestedMessage) are offered with the end of that answer.
+        const opening = index === 0 && greeting ? greeting : undefined;
+        sessionId = await this.#ask(attached, bot, sessionId, question, index, opening);
+      }
+    } catch (error) {
+      if (fence.aborted) throw error;
+      log.warn({ err: error, channel: last.channel, conversation }, "answer failed");
+      if (error instanceof ChatbotApiError) metrics.upstreamErrors.inc({ kind: error.kind });
+      await this.#sendOnce("apology", attached, last.target, { text: config.apologyText, format: "plain" }).catch(
+        (failure: unknown) => {
+          if (!fence.aborted) log.error({ err: failure, conversation }, "the apology could not be sent");
+        },
+      );
+    }
+  }
+
+  /** The handoff desk's part; true when the messages were handled and are not to be asked. */
+  async #handoff(
+    attached: Attached,
+    bot: BotState,
+    text: string,
+    before: (() => Promise<void>) | undefined,
+  ): Promise<boolean> {
+    const { ledger, conversation } = this.#job;
+    const done = ledger.step<boolean>("handoff");
+    if (done !== undefined) return done;
+    let sends = 0;
+    // Each of its texts is a step of its own: redone after a crash, the desk's work sends none of them twice.
+    const send = async (reply: OutgoingText) => {
+      await before?.();
+      await this.#sendOnce(`handoff-send:${sends++}`, attached, this.#last.target, reply);
+    };
+    const handled = await this.#parts.handoff.handle(conversation, this.#batch, text, this.#handoffBot(bot), send);
+    await ledger.record("handoff", handled);
+    return handled;
+  }
+
+  /** A bot as handoffs need it: its settings, and where a request for a person is recorded as a lead. */
+  #handoffBot(bot: BotState): HandoffBot {
+    const { link, sessions } = bot;
+    const { conversation, fence } = this.#job;
+    return {
+      settings: bot.settings,
+      recordLead: async (lead) => {
+        try {
+          const session = await sessions.current(conversation, fence);
+          await link.client.addLead({ ...lead, serialNumber: link.serialNumber, sessionID: session.id });
+        } catch (error) {
+          this.#parts.log.debug({ err: error, conversation }, "the handoff was not recorded as a lead");
+        }
+      },
+    };
+  }
+
+  /** The questions to ask: the text, or what the files became (downloaded, converted and uploaded once). */
+  async #plan(attached: Attached, bot: BotState, text: string): Promise<MediaPlan> {
+    if (!this.#batch.some((message) => message.media.length > 0)) {
+      return { questions: [{ askType: "Text", content: text, fileIds: [] }], refusals: [] };
+    }
+    const { channel, pacer } = attached;
+    const target = this.#last.target;
+    pacer
+      .schedule(target, "typing", () => channel.typing(target).then(() => true), undefined, { operation: "typing" })
+      .catch(() => undefined);
+    const signal = AbortSignal.any([AbortSignal.timeout(MEDIA_TIMEOUT_MS), this.#job.fence]);
+    return this.#parts.media.prepare(channel, bot.link.client, this.#batch, signal);
+  }
+
+  /**
+   * Asks question `index` and streams its answer; returns the session it was asked in (renewed if it had expired).
+   * Resumed: a delivered answer is skipped, a complete one delivered from the ledger without asking, one whose
+   * answer was lost with its holder asked again (the chatbot's second answer finishing the same messages).
+   */
+  async #ask(
+    attached: Attached,
+    bot: BotState,
+    sessionId: number,
+    question: MediaQuestion,
+    index: number,
+    greeting: OutgoingText | undefined,
+  ): Promise<number> {
+    const { metrics, config, log } = this.#parts;
+    const { conversation, ledger, fence } = this.#job;
+    const message = this.#last;
+    const step = `ask:${index}`;
+    const stored = ledger.step<AskRecord>(step);
+    if (stored?.delivered !== undefined) return stored.sessionId;
+    const record: AskRecord = stored ?? { sessionId, asked: false };
+    const stopper = this.#parts.stoppers.begin(conversation);
+    // Stopped by the user: end quietly with the text so far. Timed out: the apology follows.
+    const signal = AbortSignal.any([AbortSignal.timeout(config.answerTimeoutMs), stopper.signal, fence]);
+    const started = message.receivedAt.getTime();
+    metrics.activeStreams.inc();
+    try {
+      let events: AsyncIterable<AnswerEvent>;
+      if (record.final) {
+        metrics.ledgerResumes.inc({ kind: "answered" });
+        events = replay(record.final);
+      } else {
+        if (record.asked) {
+          metrics.ledgerResumes.inc({ kind: "asked_again" });
+          log.info({ conversation, step }, "the answer was lost with its holder: asking again");
+        }
+        record.asked = true;
+        await ledger.record(step, record);
+        // The reply starts at once (typing, the greeting), while the chatbot thinks.
+        events = this.#answerOf(bot, record, question, signal, () => this.#keep(step, record));
+      }
+      const result = await streamReply({
+        channel: attached.channel,
+        target: message.target,
+        pacer: attached.pacer,
+        events,
+        signal: stopper.signal,
+        fence,
+        preface: greeting ? `${asMarkdown(greeting)}\n\n` : undefined,
+        quickReplies: greeting?.quickReplies,
+        resume: record.progress,
+        answerId: `${conversation}|${ledger.jobId}|${step}`,
+        onProgress: (progress) => {
+          record.progress = progress;
+          this.#keep(step, record);
+        },
+        onDiverged: () => metrics.ledgerResumes.inc({ kind: "diverged" }),
+        onFirstText: () =>
+          metrics.firstTextSeconds.observe({ channel: message.channel }, (Date.now() - started) / 1000),
+      });
+      // An answer with no text at all would leave the user in silence.
+      if (result.messages === 0 && !stopper.signal.aborted) throw new Error("the chatbot's answer was empty");
+      record.delivered = result.delivered;
+      await ledger.record(step, record);
+      metrics.messagesOut.inc({ channel: message.channel }, result.messages);
+      metrics.answerSeconds.observe({ channel: message.channel }, (Date.now() - started) / 1000);
+      if (!ledger.has(`answered:${index}`)) {
+        await this.#parts.handoff.answered(
+          conversation,
+          result.delivered,
+          record.final?.noAnswer === true,
+          bot.settings,
+          (text) => sendFinal(this.#parts, attached, message.target, text, fence),
+        );
+        await ledger.record(`answered:${index}`, true);
+      }
+      return record.sessionId;
+    } catch (error) {
+      if (fence.aborted || !stopper.signal.aborted) throw error;
+      return record.sessionId;
+    } finally {
+      stopper.end();
+      metrics.activeStreams.dec();
+    }
+  }
+
+  /**
+   * The chatbot's answer to `question`, asked in the record's session (renewed once if unknown upstream); the
+   * session it came from and its final event go into the record, `kept` each time.
+   */
+  async *#answerOf(
+    bot: BotState,
+    record: AskRecord,
+    question: MediaQuestion,
+    signal: AbortSignal,
+    kept: () => void,
+  ): AsyncGenerator<AnswerEvent> {
+    const { conversation } = this.#job;
+    const source = await askWithRecovery(
+      bot.link.client,
+      {
+        sessionId: record.sessionId,
+        content: question.content,
+        chatAskType: question.askType,
+        fileIds: question.fileIds,
+      },
+      () => bot.sessions.renew(conversation, signal),
+      signal,
+    );
+    if (source.sessionId !== record.sessionId) {
+      record.sessionId = source.sessionId;
+      kept();
+    }
+    for await (const event of source.events) {
+      if (event.type === "final") {
+        record.final = event;
+        kept();
+      }
+      yield event;
+    }
+  }
+
+  /** Records `record` for `step` without waiting; a write that fails (the lease is gone) puts the fence down. */
+  #keep(step: string, record: AskRecord): void {
+    this.#job.ledger.record(step, record).catch((error: unknown) => this.#job.lose(error));
+  }
+
+  /** Runs `work` unless step `name` recorded its result before; records the result. */
+  async #once<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const { ledger } = this.#job;
+    if (ledger.has(name)) return ledger.step<T>(name) as T;
+    const result = await work();
+    await ledger.record(name, result);
+    return result;
+  }
+
+  /** Sends a final message unless step `name` sent it before. */
+  async #sendOnce(
+    name: string,
+    attached: Attached,
+    target: ReplyTarget,
+    text: OutgoingText | Promise<OutgoingText>,
+  ): Promise<void> {
+    const { ledger, fence } = this.#job;
+    if (ledger.has(name)) return;
+    await sendFinal(this.#parts, attached, target, await text, fence);
+    await ledger.record(name, true);
+  }
+}
+
+/** A greeting as markdown to open an answer with: plain text has the characters markdown would read escaped. */
+function asMarkdown(text: OutgoingText): string {
+  return text.format === "markdown" ? text.text : text.text.replace(/([\\`*_[\]<>#~|])/g, "\\$1");
+}
+
+/** A complete answer from the ledger, as the stream it came in would end. */
+async function* replay(final: AnswerFinal): AsyncGenerator<AnswerEvent> {
+  yield final;
+}

@@ -1,0 +1,74 @@
+import type { ChatbotClient } from "../client/index.js";
+import type { BridgeConfig } from "../config.js";
+import type { Logger } from "../log.js";
+import type { AnswerStops } from "./answer-stops.js";
+import type { Channel, OutgoingText } from "./channel.js";
+import type { ChatbotSettingsReader } from "./chatbot-settings.js";
+import type { Greeter } from "./greeter.js";
+import type { HandoffRouting } from "./handoff/handoff-routing.js";
+import type { ReplyTarget } from "./inbound.js";
+import type { MediaPipeline } from "./media.js";
+import type { BridgeMetrics } from "./metrics.js";
+import type { Pacer } from "./reply/pacer.js";
+import type { SessionDirectory } from "./sessions.js";
+
+/** The chatbot one bot of this deployment talks to. */
+export interface ChatbotLink {
+  botId: string;
+  client: ChatbotClient;
+  serialNumber: string;
+  /** This bot's greeting when its chatbot's WelcomeMessage cannot be read; undefined = WELCOME_TEXT. */
+  welcomeText?: string | undefined;
+}
+
+/** A channel attached to the bridge, with the pacer all its calls go through. */
+export interface Attached {
+  channel: Channel;
+  pacer: Pacer;
+}
+
+/** One bot of this deployment with what answering for it needs. */
+export interface BotState {
+  link: ChatbotLink;
+  settings: ChatbotSettingsReader;
+  sessions: SessionDirectory;
+  greeter: Greeter;
+}
+
+/** What every job of a process shares (the bridge holds them). */
+export interface BridgeParts {
+  config: BridgeConfig;
+  log: Logger;
+  metrics: BridgeMetrics;
+  media: MediaPipeline;
+  handoff: HandoffRouting;
+  /** The channel `name` of bot `botId`, when attached. */
+  attached(name: string, botId: string): Attached | undefined;
+  bot(botId: string): BotState | undefined;
+  /** The user's stop of the answer under way, by conversation (registered while an answer streams). */
+  stoppers: AnswerStops;
+}
+
+/**
+ * Sends a message that must arrive: paced as a final, so it waits for capacity rather than being dropped — unless
+ * `fence` is down when its turn comes (this process may no longer write to the chat).
+ */
+export async function sendFinal(
+  parts: Pick<BridgeParts, "metrics">,
+  { channel, pacer }: Attached,
+  target: ReplyTarget,
+  text: OutgoingText,
+  fence?: AbortSignal,
+): Promise<void> {
+  await pacer.schedule(
+    target,
+    "final",
+    () => {
+      fence?.throwIfAborted();
+      return channel.send(target, text);
+    },
+    undefined,
+    { operation: "send" },
+  );
+  parts.metrics.messagesOut.inc({ channel: channel.name });
+}

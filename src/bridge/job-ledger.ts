@@ -1,0 +1,105 @@
+import type { ConversationLease } from "./store/work-queue.js";
+
+/** What the ledger keeps for one job: a batch of a conversation's items answered together. */
+interface JobRecord {
+  /** The items of the batch; a resumed job answers exactly these, whatever arrived since. */
+  batch: string[];
+  /** How many times the job was started; a job that keeps ending its process is given up. */
+  attempts: number;
+  /** What each step did, by name (see the bridge): a step recorded here is not done again. */
+  steps: Record<string, unknown>;
+}
+
+/**
+ * The answer ledger of one job: how far its answer got, step by step (greeted, handed off, asked upstream with which
+ * session, which platform messages carry the answer and what they show, delivered). Every write is fenced by the
+ * conversation's lease, so a holder that lost its lease cannot record anything; a holder that takes the job over
+ * reads what was done and continues from there instead of doing it twice.
+ */
+export class JobLedger {
+  readonly #lease: ConversationLease;
+  readonly #jobId: string;
+  readonly #record: JobRecord;
+  readonly #resumed: boolean;
+  #writes: Promise<void> = Promise.resolve();
+
+  private constructor(lease: ConversationLease, jobId: string, record: JobRecord, resumed: boolean) {
+    this.#lease = lease;
+    this.#jobId = jobId;
+    this.#record = record;
+    this.#resumed = resumed;
+  }
+
+  /**
+   * The ledger of the job named by its first item, counting this attempt. A job with a record from an earlier
+   * attempt keeps that record's batch (`batch` is then ignored).
+   */
+  static async open(lease: ConversationLease, jobId: string, batch: string[]): Promise<JobLedger> {
+    const stored = asRecord(await lease.readLedger(jobId));
+    const record: JobRecord = stored ? { ...stored, attempts: stored.attempts + 1 } : { batch, attempts: 1, steps: {} };
+    const ledger = new JobLedger(lease, jobId, record, stored !== undefined);
+    await lease.writeLedger(jobId, record);
+    return ledger;
+  }
+
+  /** The batch recorded for job `jobId`, if it was started before (so the same items are answered together). */
+  static async recordedBatch(lease: ConversationLease, jobId: string): Promise<string[] | undefined> {
+    return asRecord(await lease.readLedger(jobId))?.batch;
+  }
+
+  /** The job's id: its first item's, the same for every attempt. */
+  get jobId(): string {
+    return this.#jobId;
+  }
+
+  /** The items this job answers. */
+  get batch(): readonly string[] {
+    return this.#record.batch;
+  }
+
+  /** True when an earlier attempt of this job started (and did not finish). */
+  get resumed(): boolean {
+    return this.#resumed;
+  }
+
+  /** Attempts so far, this one included. */
+  get attempts(): number {
+    return this.#record.attempts;
+  }
+
+  /** What step `name` recorded, if it did. */
+  step<T>(name: string): T | undefined {
+    return this.#record.steps[name] as T | undefined;
+  }
+
+  /** True when step `name` recorded anything. */
+  has(name: string): boolean {
+    return name in this.#record.steps;
+  }
+
+  /**
+   * Records what step `name` did, in order with the other writes; rejects with LeaseLostError when the lease is
+   * lost (the caller must then stop writing to the platform).
+   */
+  record(name: string, value: unknown): Promise<void> {
+    this.#record.steps[name] = value;
+    const snapshot = structuredClone(this.#record);
+    const write = this.#writes.then(() => this.#lease.writeLedger(this.#jobId, snapshot));
+    // One failed write fails the ones queued after it too: the lease is gone.
+    this.#writes = write;
+    return write;
+  }
+
+  /** Resolves when every write so far landed. */
+  flushed(): Promise<void> {
+    return this.#writes;
+  }
+}
+
+/** `value` as a job record, or undefined when it is not one (absent, or written by another version). */
+function asRecord(value: unknown): JobRecord | undefined {
+  const record = value as Partial<JobRecord> | undefined;
+  if (!record || !Array.isArray(record.batch) || typeof record.attempts !== "number") return undefined;
+  if (typeof record.steps !== "object" || record.steps === null) return undefined;
+  return record as JobRecord;
+}

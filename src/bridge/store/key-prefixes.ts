@@ -1,0 +1,87 @@
+/**
+ * Every key prefix used in the bridge store, in one place, so that no two parts of the bridge can collide and an
+ * operator can tell what a key in Redis or in `bridge.db` is. Everything lives under the store's namespace (default
+ * "chatbridge"): two deployments with different namespaces on one Redis or file never see each other's keys.
+ *
+ * Three key spaces do not overlap:
+ * - Keyv values: Redis `<namespace>::<key>` (two colons, @keyv/redis's layout), SQLite `keyv_entries.key =
+ *   <namespace>:<key>`;
+ * - claims (`BridgeStore.claimOnce`, `WorkQueue.enqueue`): Redis `<namespace>:claim:<key>`, SQLite
+ *   `bridge_claims.key = <namespace>:<key>`;
+ * - the store's own structures for work, leases and sets: Redis `<namespace>:work:…`, `<namespace>:lease:…`,
+ *   `<namespace>:set:…`; in SQLite their own tables (`bridge_work_items`, `bridge_work_conversations`,
+ *   `bridge_work_ledger`, `bridge_fences`, `bridge_leases`, `bridge_sets`).
+ */
+
+// Keyv values.
+
+/** `session:<conversation>`: the chatbot session id of a conversation (sessions.ts). */
+export const SESSION_PREFIX = "session:";
+/** `greeted:<conversation>`: the conversation got its first-contact greeting (greeter.ts). */
+export const GREETED_PREFIX = "greeted:";
+/** `transcript:<conversation>`: the last lines of a conversation, for handoff mails (transcript.ts). */
+export const TRANSCRIPT_PREFIX = "transcript:";
+/** `handoff:<conversation>`: the conversation's handoff to a person (handoff-desk.ts). */
+export const HANDOFF_PREFIX = "handoff:";
+/** The list of conversations with a handoff (handoff-desk.ts); no conversation key is "active". */
+export const HANDOFF_INDEX_KEY = "handoff:active";
+/** `handoff-confirmed:<mail id>`: the user was told a late handoff mail went out (handoff-desk.ts). */
+export const HANDOFF_CONFIRMED_PREFIX = "handoff-confirmed:";
+/** `unanswered:<conversation>`: the chatbot's answers without an answer in a row (handoff-desk.ts). */
+export const UNANSWERED_PREFIX = "unanswered:";
+/** `slack-thread:<bot>:<channel>:<thread ts>`: a Slack thread the bot takes part in (slack-threads.ts). */
+export const SLACK_THREAD_PREFIX = "slack-thread:";
+/** `mail-outbox:mail:<mail id>`: a mail waiting for another attempt (mail-outbox.ts). */
+export const MAIL_OUTBOX_ENTRY_PREFIX = "mail-outbox:mail:";
+/** The list of the mails waiting in the outbox (mail-outbox.ts). */
+export const MAIL_OUTBOX_INDEX_KEY = "mail-outbox:pending";
+
+// Claims.
+
+/** `event:<channel>:<bot>:<event id>`: a platform event taken once (bridge.ts), also the id of its work item. */
+export const EVENT_CLAIM_PREFIX = "event:";
+/** `mail-outbox:<mail id>`: a mail submitted once (mail-outbox.ts). */
+export const MAIL_OUTBOX_CLAIM_PREFIX = "mail-outbox:";
+
+// Mail ids (inside the outbox's keys above).
+
+/** `handoff:<channel>:<bot>:<event id>`: the mail asking a person to take over (handoff-desk.ts). */
+export const HANDOFF_MAIL_PREFIX = "handoff:";
+/** `handoff-follow-up:<conversation>:<key>`: the mail with the user's messages after a handoff (handoff-desk.ts). */
+export const HANDOFF_FOLLOW_UP_MAIL_PREFIX = "handoff-follow-up:";
+
+// The Redis layout of the store's own structures, after `<namespace>:`.
+
+/** `claim:<key>`: a claim with its expiry (redis-store.ts). */
+export const REDIS_CLAIM_PREFIX = "claim:";
+/**
+ * `work:…`: the work queue (redis-work-queue.ts): `work:available` (the stream of "work available" notices, group
+ * `workers`), `work:recorded` (the pub/sub channel of new items), `work:waiting` (conversations by their oldest
+ * item), `work:count`, `work:fence`, and per conversation `work:inbox:`, `work:items:`, `work:lease:`,
+ * `work:held:`, `work:ledger:` followed by the conversation key.
+ */
+export const REDIS_WORK_PREFIX = "work:";
+/** `lease:<name>`: the holder of a named lease, expiring unless renewed. */
+export const REDIS_LEASE_PREFIX = "lease:";
+/** `lease-token:<name>`: the fencing counter of a named lease. */
+export const REDIS_LEASE_TOKEN_PREFIX = "lease-token:";
+/** `set:<name>`: a member set. */
+export const REDIS_SET_PREFIX = "set:";
+/**
+ * `budget:<channel>:<bot>:…`: the platform budgets the pacers share (redis-budgets.ts): `bot`, `chat:<chat id>`,
+ * `op:<operation>` (a window's call times or a bucket's arrival time), `pause:` followed by one of those (a
+ * rate-limit pause), and `finals-waiting`; each expires once it no longer limits anything. Memory and SQLite stores
+ * keep budgets in their process (local-budgets.ts).
+ */
+export const REDIS_BUDGET_PREFIX = "budget:";
+/**
+ * `visitor:<visitor>:…`: the web chat's event log (redis-visitor-events.ts): `:id` (the last event id), `:order` and
+ * `:states` (the kept messages' latest events), expiring together, and `:events` (the pub/sub channel of new events).
+ * In SQLite its tables are `bridge_visitors` and `bridge_visitor_events`.
+ */
+export const REDIS_VISITOR_PREFIX = "visitor:";
+/**
+ * `signals`: the pub/sub channel of the store's signals, every topic on it (redis-signals.ts); nothing is stored. In
+ * SQLite they are the rows of `bridge_signals`, kept a minute.
+ */
+export const REDIS_SIGNALS_CHANNEL = "signals";
