@@ -10,7 +10,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import SQLite from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
-import type { SaleType } from "../src/client/types.js";
+import type { SaleType } from "../src/api/types.js";
 import type { ListingCriteria, ListingFields } from "../src/server/domain.js";
 import { seededRandom } from "../src/server/seeded-random.js";
 import { defaultSettings } from "../src/server/services/default-settings.js";

@@ -14,7 +14,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createClient } from "@keyv/redis";
-import { type BridgeStore, openBridgeStore } from "../src/bridge/store/bridge-store.js";
+import type { BridgeStore } from "../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../src/bridge/store/open-bridge-store.js";
 
 const APPENDS = 2_000;
 /** Events appended one every {@link PACE_MS} to measure the delivery delay. */

@@ -13,7 +13,8 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createClient } from "@keyv/redis";
 import SQLite from "better-sqlite3";
-import { type BridgeStore, openBridgeStore } from "../src/bridge/store/bridge-store.js";
+import type { BridgeStore } from "../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../src/bridge/store/open-bridge-store.js";
 
 const ENQUEUES = 2_000;
 const CONVERSATIONS = 200;

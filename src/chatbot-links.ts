@@ -1,4 +1,4 @@
-import type { ChatbotLink } from "./bridge/bridge.js";
+import type { ChatbotLink } from "./bridge/chatbot-link.js";
 import { CHATBOT_VARIABLES, type ChatbotSettingNames } from "./chatbot-diagnosis.js";
 import { ChatbotClient } from "./client/index.js";
 import type { Config } from "./config.js";

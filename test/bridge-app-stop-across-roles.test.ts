@@ -6,7 +6,7 @@ import type { Update } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnswerStops } from "../src/bridge/answer-stops.js";
 import { conversationKey } from "../src/bridge/conversation-key.js";
-import { openBridgeStore } from "../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../src/bridge/store/open-bridge-store.js";
 import { type RunningBridge, startBridge } from "../src/bridge-app.js";
 import type { BridgeRole } from "../src/bridge-role.js";
 import { loadConfig } from "../src/config.js";

@@ -2,7 +2,7 @@
  * Inline chatbot markdown (emphasis, code spans, links and autolinks, backslash escapes) → Slack mrkdwn: text is
  * escaped, mass mentions are neutralised, and literal markers Slack could pair up become lookalikes.
  *
- * The CommonMark parsing (code spans, links, delimiter matching) is shared with Telegram in `adapters/markdown/`, the
+ * The CommonMark parsing (code spans, links, delimiter matching) is shared with Telegram in `src/markdown/`, the
  * inline nodes and the stray-marker lookalikes with WhatsApp.
  */
 
@@ -16,10 +16,10 @@ import {
   parseChatInline,
   plainText,
   wrap,
-} from "../markdown/chat-inline.js";
-import type { EmphasisStyle } from "../markdown/emphasis.js";
-import type { InlineScan } from "../markdown/inline-tokens.js";
-import { GRAVE, strayPlaceholders, ZWSP } from "../markdown/strays.js";
+} from "../../src/markdown/chat-inline.js";
+import type { EmphasisStyle } from "../../src/markdown/emphasis.js";
+import type { InlineScan } from "../../src/markdown/inline-tokens.js";
+import { GRAVE, strayPlaceholders, ZWSP } from "../../src/markdown/strays.js";
 
 const LETTER = /[\p{L}\p{N}]/u;
 /** Scripts written without spaces: a `*` between two of their characters is not "inside a word". */

@@ -9,12 +9,12 @@
  * anyone has seen) within one line, so spans are closed and reopened at line ends, and a zero-width space sets a
  * marker off from a letter it touches (`touches`).
  *
- * Blocks are found in `adapters/markdown/blocks.ts` and rendered here (`MRKDWN`); inline rendering and escaping are
- * in `format-inline.ts`, the stray-marker lookalikes in `adapters/markdown/strays.ts`.
+ * Blocks come from the one block parser (`src/markdown/blocks.ts`, `src/markdown/chat-blocks.ts`) and rendered here (`MRKDWN`); inline rendering and escaping are
+ * in `format-inline.ts`, the stray-marker lookalikes in `src/markdown/strays.ts`.
  */
 
-import { type BlockStyle, renderMarkdown } from "../markdown/blocks.js";
-import { MARKUP, wrap } from "../markdown/chat-inline.js";
+import { type ChatStyle, renderChatMarkdown } from "../../src/markdown/chat-blocks.js";
+import { MARKUP, wrap } from "../../src/markdown/chat-inline.js";
 import { escapeEntities, inlineCode, neutralizeMentions, parseInline, plain, renderInline } from "./format-inline.js";
 
 const SOFT_HYPHEN = "\u00ad";
@@ -29,7 +29,7 @@ const SOFT_HYPHEN = "\u00ad";
  * literal; the result is deterministic and never mentions or notifies anyone.
  */
 export function markdownToMrkdwn(markdown: string): string {
-  return renderMarkdown(markdown, MRKDWN);
+  return renderChatMarkdown(markdown, MRKDWN);
 }
 
 /**
@@ -40,7 +40,7 @@ export function measureMrkdwn(markdown: string): number {
   return markdownToMrkdwn(markdown).length;
 }
 
-const MRKDWN: BlockStyle = {
+const MRKDWN: ChatStyle = {
   paragraph: (text) => {
     const rendered = renderInline(text, new Set());
     // Slack reads `&gt;` at the start of a line as a quote; a soft hyphen in front keeps it text.

@@ -4,8 +4,8 @@
  * three), so `2 * 3`, `snake_case_name` and an unbalanced `**` stay literal instead of breaking the message.
  */
 
-import { type Delimiter, type EmphasisStyle, matchEmphasis } from "../markdown/emphasis.js";
-import { type CodeNode, type InlineScan, type TextNode, tokenize } from "../markdown/inline-tokens.js";
+import { type Delimiter, type EmphasisStyle, matchEmphasis } from "../../src/markdown/emphasis.js";
+import { type CodeNode, type InlineScan, type TextNode, tokenize } from "../../src/markdown/inline-tokens.js";
 
 /**
  * Tags an inline run may be inside. One is never nested in itself, and none contains `<code>`: Telegram's

@@ -1,7 +1,7 @@
 /**
  * Inline chatbot markdown (emphasis, code spans, links and autolinks, backslash escapes) → WhatsApp formatting.
  *
- * The CommonMark parsing, the inline nodes and the stray-marker lookalikes are shared in `adapters/markdown/`; what is
+ * The CommonMark parsing, the inline nodes and the stray-marker lookalikes are shared in `src/markdown/`; what is
  * WhatsApp's is here: links written out as text, and the word boundaries a span needs. WhatsApp formats only where a
  * marker has a space, punctuation or the line's edge outside and a non-space inside; where the chatbot's emphasis
  * would have a letter outside (`**bold**word`), the span is dropped for its plain text rather than leaving markers on
@@ -18,10 +18,10 @@ import {
   parseChatInline,
   plainText,
   wrap,
-} from "../markdown/chat-inline.js";
-import type { EmphasisStyle } from "../markdown/emphasis.js";
-import type { InlineScan } from "../markdown/inline-tokens.js";
-import { GRAVE, strayPlaceholders } from "../markdown/strays.js";
+} from "../../src/markdown/chat-inline.js";
+import type { EmphasisStyle } from "../../src/markdown/emphasis.js";
+import type { InlineScan } from "../../src/markdown/inline-tokens.js";
+import { GRAVE, strayPlaceholders } from "../../src/markdown/strays.js";
 
 const EMAIL = /<([\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)>/y;
 /** Only these are shown as links; `javascript:`, `data:` and the rest keep just their text. */

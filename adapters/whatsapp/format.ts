@@ -3,15 +3,15 @@
  *
  * WhatsApp knows bold, italic, strike, inline code, monospace blocks, "- " and "1. " lists and "> " quotes, nothing
  * else: headings become bold lines, links "text (url)" (WhatsApp links bare addresses itself), tables monospace
- * blocks. It has no escape character: see `adapters/markdown/strays.ts` for how literal markers stay literal, and
+ * blocks. It has no escape character: see `src/markdown/strays.ts` for how literal markers stay literal, and
  * `format-inline.ts` for when a span is shown. Spans are closed and reopened at line ends, so nothing relies on
  * WhatsApp formatting across lines.
  *
- * Blocks are found in `adapters/markdown/blocks.ts` and rendered here (`WHATSAPP`).
+ * Blocks come from the one block parser (`src/markdown/blocks.ts`, `src/markdown/chat-blocks.ts`) and rendered here (`WHATSAPP`).
  */
 
-import { type BlockStyle, renderMarkdown } from "../markdown/blocks.js";
-import { GRAVE, ZWSP } from "../markdown/strays.js";
+import { type ChatStyle, renderChatMarkdown } from "../../src/markdown/chat-blocks.js";
+import { GRAVE, ZWSP } from "../../src/markdown/strays.js";
 import { plainInline, renderHeading, renderInline } from "./format-inline.js";
 
 /**
@@ -22,7 +22,7 @@ import { plainInline, renderHeading, renderInline } from "./format-inline.js";
  * markers stay literal, emphasis WhatsApp could not show is plain text; deterministic, and never throws.
  */
 export function markdownToWhatsApp(markdown: string): string {
-  return renderMarkdown(markdown, WHATSAPP);
+  return renderChatMarkdown(markdown, WHATSAPP);
 }
 
 /** WhatsApp's length of `markdown` once rendered (UTF-16 code units, never fewer than WhatsApp counts), for splitting. */
@@ -30,7 +30,7 @@ export function measureWhatsApp(markdown: string): number {
   return markdownToWhatsApp(markdown).length;
 }
 
-const WHATSAPP: BlockStyle = {
+const WHATSAPP: ChatStyle = {
   paragraph: (text) => textLines(renderInline(text)),
   heading: (text) => {
     const title = renderHeading(text);

@@ -4,7 +4,7 @@ import { ASK_PREFIX } from "./whatsapp-channel.js";
 import { readDelivery, type WhatsAppMedia, type WhatsAppMessage } from "./whatsapp-schema.js";
 
 /** A status update of a message the bot sent: recorded for metrics, never answered. */
-export interface WhatsAppStatus {
+export interface SentMessageStatus {
   messageId: string;
   status: string;
   errorCode: number | undefined;
@@ -13,7 +13,7 @@ export interface WhatsAppStatus {
 /** What one delivery holds for the bridge. */
 export interface ParsedDelivery {
   messages: InboundMessage[];
-  statuses: WhatsAppStatus[];
+  statuses: SentMessageStatus[];
   /** Messages left out, with why (a reaction, an unsupported type, another phone number…). */
   ignored: string[];
   /** Set when the delivery does not fit what the bridge reads: then nothing of it is used. */

@@ -6,8 +6,8 @@ import { commandIn } from "./commands.js";
 import type { HandoffBot } from "./handoff/handoff-routing.js";
 import type { InboundMessage, ReplyTarget } from "./inbound.js";
 import type { JobLedger } from "./job-ledger.js";
+import type { MediaPlan, MediaQuestion } from "./media/media-pipeline.js";
 import { refusalText } from "./media/refusals.js";
-import type { MediaPlan, MediaQuestion } from "./media.js";
 import { type AnswerProgress, streamReply } from "./reply/reply-streamer.js";
 
 /** Longest time the files of one question may take to download, convert and upload (a 100 MB video included). */
@@ -217,6 +217,8 @@ export class AnswerJob {
         channel: attached.channel,
         target: message.target,
         pacer: attached.pacer,
+        // Split on the rendered length: markup can make a piece several times longer on the platform.
+        measure: attached.channel.measure?.bind(attached.channel),
         events,
         signal: stopper.signal,
         fence,

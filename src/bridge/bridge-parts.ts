@@ -1,25 +1,16 @@
-import type { ChatbotClient } from "../client/index.js";
 import type { BridgeConfig } from "../config.js";
 import type { Logger } from "../log.js";
 import type { AnswerStops } from "./answer-stops.js";
 import type { Channel, OutgoingText } from "./channel.js";
+import type { ChatbotLink } from "./chatbot-link.js";
 import type { ChatbotSettingsReader } from "./chatbot-settings.js";
 import type { Greeter } from "./greeter.js";
 import type { HandoffRouting } from "./handoff/handoff-routing.js";
 import type { ReplyTarget } from "./inbound.js";
-import type { MediaPipeline } from "./media.js";
+import type { MediaPipeline } from "./media/media-pipeline.js";
 import type { BridgeMetrics } from "./metrics.js";
 import type { Pacer } from "./reply/pacer.js";
 import type { SessionDirectory } from "./sessions.js";
-
-/** The chatbot one bot of this deployment talks to. */
-export interface ChatbotLink {
-  botId: string;
-  client: ChatbotClient;
-  serialNumber: string;
-  /** This bot's greeting when its chatbot's WelcomeMessage cannot be read; undefined = WELCOME_TEXT. */
-  welcomeText?: string | undefined;
-}
 
 /** A channel attached to the bridge, with the pacer all its calls go through. */
 export interface Attached {

@@ -5,8 +5,9 @@ import type { Logger } from "../log.js";
 import type { MailOutbox } from "../mail/mail-outbox.js";
 import { AnswerJob, type Job } from "./answer-job.js";
 import { AnswerStops } from "./answer-stops.js";
-import { type Attached, type BotState, type BridgeParts, type ChatbotLink, sendFinal } from "./bridge-parts.js";
+import { type Attached, type BotState, type BridgeParts, sendFinal } from "./bridge-parts.js";
 import type { Channel } from "./channel.js";
+import type { ChatbotLink } from "./chatbot-link.js";
 import { ChatbotSettingsReader } from "./chatbot-settings.js";
 import { conversationKey } from "./conversation-key.js";
 import { ConversationWorkers } from "./conversation-workers.js";
@@ -15,7 +16,7 @@ import { HandoffDesk } from "./handoff/handoff-desk.js";
 import { HandoffRouting } from "./handoff/handoff-routing.js";
 import type { InboundMessage } from "./inbound.js";
 import { JobLedger } from "./job-ledger.js";
-import { MediaPipeline } from "./media.js";
+import { MediaPipeline } from "./media/media-pipeline.js";
 import type { BridgeMetrics } from "./metrics.js";
 import { nextBatch } from "./next-batch.js";
 import { Pacer } from "./reply/pacer.js";
@@ -26,8 +27,6 @@ import type { SignalSubscription } from "./store/signals.js";
 import type { ConversationLease, WorkItem } from "./store/work-queue.js";
 import { Transcript } from "./transcript.js";
 import { type HandoffAction, inboundMessage, messagePayload, readPayload } from "./work-payload.js";
-
-export type { ChatbotLink } from "./bridge-parts.js";
 
 /** Everything the bridge works with. */
 export interface BridgeDependencies {

@@ -147,6 +147,12 @@ export interface Channel {
   draft(target: ReplyTarget, draftId: number, text: OutgoingText): Promise<void>;
   /** Shows the typing indicator (it fades by itself after a few seconds). */
   typing(target: ReplyTarget): Promise<void>;
+  /**
+   * The length of a markdown text once rendered, as the platform counts it against
+   * {@link ChannelCapabilities.maxTextLength}: long answers are split on it, so that no message is over the limit
+   * after rendering. Absent where the text is sent as it is (its length is then `text.length`).
+   */
+  measure?(markdown: string): number;
   /** Present when {@link ChannelCapabilities.nativeStream} can be true. */
   readonly stream?: NativeStream;
   /**

@@ -1,6 +1,6 @@
 import type { ChatbotSettings } from "../client/index.js";
 import type { Logger } from "../log.js";
-import type { ChatbotLink } from "./bridge.js";
+import type { ChatbotLink } from "./chatbot-link.js";
 
 /** How long a chatbot's settings are reused before they are read again (a failed read too). */
 const SETTINGS_TTL_MS = 60_000;

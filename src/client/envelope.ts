@@ -1,17 +1,5 @@
 import { ChatbotApiError } from "./errors.js";
 
-/** `Version` of every envelope this project writes. */
-export const API_VERSION = "1.0.0";
-
-/** The JSON envelope every operation answers. */
-export interface Envelope<T = unknown> {
-  Data: T;
-  Version: string;
-  Success: boolean;
-  Code: number;
-  Message: string;
-}
-
 /** Reads a field whatever its case: the hosted platform is ASP.NET and not consistent about it. */
 export function field(object: Record<string, unknown>, name: string): unknown {
   if (name in object) return object[name];

@@ -1,6 +1,8 @@
 /** The chatbot API client: see {@link ChatbotClient}. */
+
+export { API_VERSION, type Envelope } from "../api/envelope.js";
+export type * from "../api/types.js";
 export type { AnswerDelta, AnswerEvent, AnswerFinal } from "./answer-events.js";
 export { type CallOptions, ChatbotClient, type ChatbotClientOptions } from "./chatbot-client.js";
-export { API_VERSION, type Envelope } from "./envelope.js";
 export { ChatbotApiError, type ChatbotApiErrorKind } from "./errors.js";
 export type * from "./types.js";

@@ -1,24 +1,14 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher } from "undici";
+import type { z } from "zod";
+import type { ApiOperation, RequestOf } from "../api/operations.js";
 import type { AnswerEvent } from "./answer-events.js";
+import { dataProblem } from "./data-problem.js";
 import { unwrapEnvelope } from "./envelope.js";
 import { ChatbotApiError } from "./errors.js";
-import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelay, sleep } from "./retry.js";
+import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelay } from "./retry.js";
 import { decodeAnswerStream } from "./stream/decode-answer-stream.js";
 import { transportError, wasNeverSent } from "./transport-errors.js";
-
-/** Which credential an operation sends. `every` sends all configured ones (the spec contradicts itself there). */
-export type Credential = "secret" | "session" | "every";
-
-/** One operation of the API: where it lives and whether repeating it is harmless. */
-export interface Operation {
-  /** Name used in errors and logs, e.g. `ClientAsk`. */
-  name: string;
-  method: "GET" | "POST";
-  path: string;
-  credential: Credential;
-  /** Reads may be retried after any transient failure; writes only when the request never left. */
-  idempotent: boolean;
-}
 
 /** How to reach the API. */
 export interface TransportOptions {
@@ -82,15 +72,28 @@ export class ApiTransport {
       });
   }
 
-  /** Performs an operation and returns the envelope's `Data`. */
-  async call(operation: Operation, body: unknown, signal?: AbortSignal): Promise<unknown> {
-    return this.#withRetry(operation, signal, async () => {
+  /**
+   * Performs an operation and returns the envelope's `Data` as the operation's response schema reads it; `Data`
+   * that does not fit is a `malformed` error naming the field (not retried: asking again gets the same answer).
+   * The body is shaped by the API's types (`src/api/types.ts`), not by the request schema's stricter TypeScript
+   * type: that schema holds the self-hosted server's choices where the hosted platform's docs are silent (such as
+   * ChatBubbleAlign 0 or 1), and the client talks to both.
+   */
+  async call<Response extends z.ZodType>(
+    operation: ApiOperation<z.ZodObject, Response>,
+    body: object | undefined,
+    signal?: AbortSignal,
+  ): Promise<z.output<Response>> {
+    const data = await this.#withRetry(operation.name, operation.retrySafe, signal, async () => {
       const response = await this.#send(operation, body, signal, "application/json");
       const text = await readText(operation.name, response.body, this.#cap);
       return unwrapEnvelope(operation.name, response.statusCode, text, {
         retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
       });
     });
+    const checked = operation.response.safeParse(data, { reportInput: true });
+    if (!checked.success) throw dataProblem(operation.name, checked.error);
+    return checked.data;
   }
 
   /**
@@ -98,8 +101,12 @@ export class ApiTransport {
    * (and only when it never reached the server); leaving the loop early closes the connection, which tells
    * the server to stop generating.
    */
-  async *stream(operation: Operation, body: unknown, signal?: AbortSignal): AsyncGenerator<AnswerEvent> {
-    const response = await this.#withRetry(operation, signal, async () => {
+  async *stream<Operation extends ApiOperation>(
+    operation: Operation,
+    body: RequestOf<Operation>,
+    signal?: AbortSignal,
+  ): AsyncGenerator<AnswerEvent> {
+    const response = await this.#withRetry(operation.name, operation.retrySafe, signal, async () => {
       const response = await this.#send(operation, body, signal, "text/event-stream, application/json");
       if (response.statusCode >= 200 && response.statusCode <= 299) return response;
       const text = await readText(operation.name, response.body, this.#cap);
@@ -123,15 +130,11 @@ export class ApiTransport {
 
   /** PUTs bytes to a pre-signed upload URL. No API credential is sent: the URL may belong to another host. */
   async put(url: string, bytes: Uint8Array, contentType: string, signal?: AbortSignal): Promise<void> {
-    const operation: Operation = {
-      name: "UploadFile",
-      method: "POST",
-      path: "",
-      credential: "every",
-      idempotent: true,
-    };
+    // Not an operation of the API's table (the URL may be another host's); repeating the PUT of the same bytes
+    // to the same URL is harmless.
+    const operation = { name: "UploadFile" };
     const target = new URL(url);
-    await this.#withRetry(operation, signal, async () => {
+    await this.#withRetry(operation.name, true, signal, async () => {
       const response = await this.#dispatcher.request({
         origin: target.origin,
         path: `${target.pathname}${target.search}`,
@@ -160,19 +163,19 @@ export class ApiTransport {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
-  #headers(operation: Operation, accept: string): Record<string, string> {
+  #headers(operation: ApiOperation, accept: string): Record<string, string> {
     const { apiKey, sessionKey } = this.#options;
     const headers: Record<string, string> = { accept, "user-agent": USER_AGENT };
     if (operation.method === "POST") headers["content-type"] = "application/json";
-    const secret = operation.credential !== "session" ? apiKey : undefined;
-    const session = operation.credential !== "secret" ? sessionKey : undefined;
+    const secret = operation.sends !== "session" ? apiKey : undefined;
+    const session = operation.sends !== "secret" ? sessionKey : undefined;
     if (secret) headers.authorization = secret;
     if (session) headers["chatrobot-sessionkey"] = session;
     if (!secret && !session) {
       const needed =
-        operation.credential === "session"
+        operation.sends === "session"
           ? "the session key (CHATBOT_SESSION_KEY)"
-          : operation.credential === "secret"
+          : operation.sends === "secret"
             ? "the secret key (CHATBOT_API_KEY)"
             : "the secret key (CHATBOT_API_KEY) or the session key (CHATBOT_SESSION_KEY)";
       throw new ChatbotApiError({
@@ -184,7 +187,7 @@ export class ApiTransport {
     return headers;
   }
 
-  #send(operation: Operation, body: unknown, signal: AbortSignal | undefined, accept: string) {
+  #send(operation: ApiOperation, body: unknown, signal: AbortSignal | undefined, accept: string) {
     return this.#dispatcher.request({
       origin: this.#base.origin,
       path: `${this.#base.pathname.replace(/\/$/, "")}${operation.path}`,
@@ -197,19 +200,24 @@ export class ApiTransport {
     });
   }
 
-  async #withRetry<T>(operation: Operation, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
+  async #withRetry<T>(
+    name: string,
+    retrySafe: boolean,
+    signal: AbortSignal | undefined,
+    attempt: () => Promise<T>,
+  ): Promise<T> {
     for (let tries = 1; ; tries++) {
       try {
         return await attempt();
       } catch (raw) {
-        const error = transportError(operation.name, raw, { signal });
-        const retryable = wasNeverSent(raw) || (operation.idempotent && isTransient(error));
+        const error = transportError(name, raw, { signal });
+        const retryable = wasNeverSent(raw) || (retrySafe && isTransient(error));
         const wait = retryDelay(this.#retry, tries - 1, error.retryAfterMs);
         if (!retryable || tries >= this.#retry.attempts || wait > LONGEST_RETRY_WAIT_MS) throw error;
         try {
-          await sleep(wait, signal);
+          await sleep(wait, undefined, { signal });
         } catch (reason) {
-          throw transportError(operation.name, reason, { signal });
+          throw transportError(name, reason, { signal });
         }
       }
     }

@@ -5,7 +5,7 @@ import type {
   ListingKeyType,
   ListingStatus,
   SaleType,
-} from "../client/types.js";
+} from "../api/types.js";
 
 /**
  * The self-hosted server's domain records. The API's own field names (PascalCase) are kept for settings and

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { adminRoutes } from "../../src/admin/admin-routes.js";
 import { HandoffDesk } from "../../src/bridge/handoff/handoff-desk.js";
 import { createBridgeMetrics } from "../../src/bridge/metrics.js";
-import { openBridgeStore } from "../../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../../src/bridge/store/open-bridge-store.js";
 import { createLogger } from "../../src/log.js";
 import { closeServer, listenOnLoopback, loopbackUrl } from "../support/loopback-server.js";
 

@@ -1,7 +1,8 @@
 import { tmpdir } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { AnswerStops } from "../../src/bridge/answer-stops.js";
-import { type BridgeStore, openBridgeStore } from "../../src/bridge/store/bridge-store.js";
+import type { BridgeStore } from "../../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../../src/bridge/store/open-bridge-store.js";
 import { removeDataDir, tempDataDir } from "../support/sqlite.js";
 import { holds } from "../support/waiting.js";
 

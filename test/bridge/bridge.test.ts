@@ -2,13 +2,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Bridge } from "../../src/bridge/bridge.js";
 import type { InboundMessage } from "../../src/bridge/inbound.js";
 import { createBridgeMetrics } from "../../src/bridge/metrics.js";
-import { type BridgeStore, openBridgeStore } from "../../src/bridge/store/bridge-store.js";
+import type { BridgeStore } from "../../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../../src/bridge/store/open-bridge-store.js";
 import { ChatbotClient } from "../../src/client/index.js";
 import { type BridgeConfig, loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
 import { holds } from "../support/waiting.js";
 import { answerObjects, FakeChatbotApi, framings, sendEnvelope, writeSlowly } from "../upstream/fake-chatbot-api.js";
-import { FakeChannel } from "./reply/fake-channel.js";
+import { FakeChannel, type FakeChannelOptions } from "./reply/fake-channel.js";
 
 let api: FakeChatbotApi;
 let store: BridgeStore;
@@ -19,13 +20,14 @@ let asks: { session: number; content: string; started: number }[] = [];
 
 const defaults = loadConfig({}, { envFile: undefined }).bridge;
 
-function build(overrides: Partial<BridgeConfig> = {}) {
+function build(overrides: Partial<BridgeConfig> = {}, channelOptions: FakeChannelOptions = {}) {
   const client = new ChatbotClient({ baseUrl: api.url, apiKey: "sk", timeoutMs: 2000 });
   // Limits far above what the tests send, so pacing does not slow them; the pacer has its own tests.
   const fast = { perSecond: 1000, burst: 1000 };
   channel = new FakeChannel({
     enforce: false,
     limits: { perChat: fast, perGroup: fast, perBot: fast, minUpdateIntervalMs: { private: 10, group: 10 } },
+    ...channelOptions,
   });
   bridge = new Bridge({
     store,
@@ -246,6 +248,19 @@ describe("Bridge", () => {
     await settle();
     expect(finalTexts()).toEqual(["Hello from the bridge"]);
     expect(asks).toHaveLength(0);
+  });
+
+  it("splits a long answer on the channel's rendered length, so no message is over the limit once rendered", async () => {
+    // Rendering doubles the text here, as markup does on Slack: split on raw length, each message would be 2× over.
+    const measure = (markdown: string) => markdown.length * 2;
+    build({}, { capabilities: { maxTextLength: 200 }, measure });
+    await bridge.accept(inbound("/start"));
+    await bridge.accept(inbound(Array.from({ length: 60 }, (_, k) => `word${k}`).join(" ")));
+    await settle();
+    const answer = finalTexts().slice(1);
+    expect(answer.length).toBeGreaterThanOrEqual(3);
+    for (const text of answer) expect(measure(text)).toBeLessThanOrEqual(200);
+    expect(answer.join(" ")).toContain("word59");
   });
 
   it("refuses new messages once stopping", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Channel, ChannelError, type DownloadOptions } from "../../src/bridge/channel.js";
 import type { InboundMessage, MediaRef } from "../../src/bridge/inbound.js";
-import { MediaPipeline } from "../../src/bridge/media.js";
+import { MediaPipeline } from "../../src/bridge/media/media-pipeline.js";
 import { createBridgeMetrics } from "../../src/bridge/metrics.js";
 import { ChatbotClient } from "../../src/client/index.js";
 import { loadConfig } from "../../src/config.js";

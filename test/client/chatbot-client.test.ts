@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ListingInput } from "../../src/api/types.js";
 import { ChatbotApiError, ChatbotClient } from "../../src/client/index.js";
-import type { ListingInput } from "../../src/client/types.js";
 import { FakeChatbotApi, sendEnvelope } from "../upstream/fake-chatbot-api.js";
 
 let api: FakeChatbotApi;

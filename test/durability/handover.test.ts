@@ -10,14 +10,17 @@ const redis = await redisForTests();
 
 const TOKEN = "123456789:AAhandover-token-of-the-emulator";
 const CONVERSATIONS = 50;
-/** Answers streaming four times longer than the grace period: the stopping instance cannot finish them. */
-const SHAPE: SlowAnswers = { chars: 200, fragments: 20, streamMs: 2_000 };
+/**
+ * Answers streaming ten times longer than the grace period: the stopping instance cannot finish them, and none is
+ * complete before the SIGTERM even when the 50 questions reach the chatbot over a few seconds (a loaded machine).
+ */
+const SHAPE: SlowAnswers = { chars: 200, fragments: 20, streamMs: 5_000 };
 const GRACE_MS = 500;
 /** Long, so that a takeover by lease expiry would show: the handover must not wait for it. */
-const LEASE_MS = 10_000;
+const LEASE_MS = 20_000;
 /** The longest the other instance may take to finish everything after the SIGTERM: the grace, an answer asked
- * again (2 s), and 50 final messages at Telegram's 30 a second, with room for a loaded machine. */
-const TAKEOVER_WITHIN_MS = 5_000;
+ * again (5 s), and 50 final messages at Telegram's 30 a second, with room for a loaded machine. */
+const TAKEOVER_WITHIN_MS = 9_000;
 
 /**
  * SIGTERM to one of two `chatbridge start` instances while 50 answers stream, each longer than the grace period:

@@ -1,4 +1,14 @@
-import type { EmulatorLimits } from "./telegram.js";
+/** The flood limits the emulator enforces; Telegram does not publish exact ones, these are its documented guidance. */
+export interface EmulatorLimits {
+  /** Private chat: token bucket, calls per second and burst. Default { perSecond: 1, burst: 4 }. */
+  privateChat: { perSecond: number; burst: number };
+  /** Group/supergroup chat (chat_id < 0): at most `max` calls in any sliding window of `windowMs`. Default { max: 20, windowMs: 60_000 }. */
+  group: { max: number; windowMs: number };
+  /** Whole bot: at most `max` calls in any sliding window of `windowMs`. Default { max: 30, windowMs: 1_000 }. */
+  bot: { max: number; windowMs: number };
+  /** Max visible text length after entity parsing. Default 4096. */
+  maxTextLength: number;
+}
 
 /** Telegram's flood control as {@link EmulatorLimits} describes it, on performance.now() times. */
 export class FloodControl {

@@ -3,24 +3,14 @@ import { Agent, fetch } from "undici";
 import { closeServer, listenOnLoopback, loopbackUrl } from "../support/loopback-server.js";
 import { type ServedDownload, type ServeOptions, serveFile } from "./file-downloads.js";
 import { ApiError, badRequest } from "./telegram-errors.js";
-import { FloodControl, retryAfterSeconds } from "./telegram-flood.js";
+import { type EmulatorLimits, FloodControl, retryAfterSeconds } from "./telegram-flood.js";
 import { parseHtml } from "./telegram-html.js";
 import { parseMarkdown, parseMarkdownV2 } from "./telegram-markdown.js";
 
+export type { EmulatorLimits } from "./telegram-flood.js";
+
 /** setWebhook's `max_connections` when not given: "Defaults to 40" (https://core.telegram.org/bots/api#setwebhook). */
 const DEFAULT_MAX_CONNECTIONS = 40;
-
-/** The flood limits the emulator enforces; Telegram does not publish exact ones, these are its documented guidance. */
-export interface EmulatorLimits {
-  /** Private chat: token bucket, calls per second and burst. Default { perSecond: 1, burst: 4 }. */
-  privateChat: { perSecond: number; burst: number };
-  /** Group/supergroup chat (chat_id < 0): at most `max` calls in any sliding window of `windowMs`. Default { max: 20, windowMs: 60_000 }. */
-  group: { max: number; windowMs: number };
-  /** Whole bot: at most `max` calls in any sliding window of `windowMs`. Default { max: 30, windowMs: 1_000 }. */
-  bot: { max: number; windowMs: number };
-  /** Max visible text length after entity parsing. Default 4096. */
-  maxTextLength: number;
-}
 
 /** One Bot API call the emulator received, answered or not. */
 export interface RecordedCall {

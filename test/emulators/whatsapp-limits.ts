@@ -1,4 +1,13 @@
-import type { WhatsAppLimits } from "./whatsapp.js";
+/** The rate limits the emulator enforces on sent messages; read receipts are not charged. */
+export interface WhatsAppLimits {
+  /**
+   * Messages to one recipient: at most `max` in any `windowMs` (WhatsApp's pair rate limit; error 131056). Default
+   * { max: 10, windowMs: 60_000 }, a guess: the research notes give no figure for this limit.
+   */
+  perRecipient: { max: number; windowMs: number };
+  /** The business number's throughput: default { max: 80, windowMs: 1_000 } (error 130429). */
+  perNumber: { max: number; windowMs: number };
+}
 
 export const DEFAULT_WHATSAPP_LIMITS: WhatsAppLimits = {
   // Meta's pair rate limit is not in our research notes (platforms.md §3), so this is no documented figure: a

@@ -3,21 +3,12 @@ import { Agent } from "undici";
 import { closeServer, listenOnLoopback, loopbackUrl } from "../support/loopback-server.js";
 import { type ServedDownload, serveFile } from "./file-downloads.js";
 import { GraphError, invalidToken, messagingError, unsupportedRequest } from "./whatsapp-errors.js";
-import { DEFAULT_WHATSAPP_LIMITS, WhatsAppRateLimits } from "./whatsapp-limits.js";
+import { DEFAULT_WHATSAPP_LIMITS, type WhatsAppLimits, WhatsAppRateLimits } from "./whatsapp-limits.js";
 import { type MediaOptions, WhatsAppMedia } from "./whatsapp-media.js";
 import { type OutgoingMedia, parseOutgoing } from "./whatsapp-outgoing.js";
 import { getVerification, postWebhook } from "./whatsapp-webhook.js";
 
-/** The rate limits the emulator enforces on sent messages; read receipts are not charged. */
-export interface WhatsAppLimits {
-  /**
-   * Messages to one recipient: at most `max` in any `windowMs` (WhatsApp's pair rate limit; error 131056). Default
-   * { max: 10, windowMs: 60_000 }, a guess: the research notes give no figure for this limit.
-   */
-  perRecipient: { max: number; windowMs: number };
-  /** The business number's throughput: default { max: 80, windowMs: 1_000 } (error 130429). */
-  perNumber: { max: number; windowMs: number };
-}
+export type { WhatsAppLimits } from "./whatsapp-limits.js";
 
 /** One request the emulator received, answered or not. */
 export interface WhatsAppCall {

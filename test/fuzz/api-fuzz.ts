@@ -1,21 +1,17 @@
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { type Dispatcher, request } from "undici";
-import { createEngines } from "../../src/server/engine/registry.js";
-import { askSchema } from "../../src/server/schemas/chat.js";
-import {
-  addChatbotSchema,
-  chatbotRefSchema,
-  editChatbotSchema,
-  historySchema,
-} from "../../src/server/schemas/chatbot.js";
-import { confirmUploadSchema, preUploadSchema } from "../../src/server/schemas/files.js";
-import { leadAddSchema, leadListSchema } from "../../src/server/schemas/lead.js";
+import { askSchema } from "../../src/api/requests/chat.js";
+import { addChatbotSchema, chatbotRefSchema, historySchema } from "../../src/api/requests/chatbot.js";
+import { confirmUploadSchema, preUploadSchema } from "../../src/api/requests/files.js";
+import { leadAddSchema, leadListSchema } from "../../src/api/requests/lead.js";
 import {
   createListingSchema,
   deleteListingsSchema,
   listListingsSchema,
   updateListingSchema,
-} from "../../src/server/schemas/listing.js";
+} from "../../src/api/requests/listing.js";
+import { createEngines } from "../../src/server/engine/registry.js";
+import { editChatbotSchemaFor } from "../../src/server/schemas/edit-chatbot.js";
 import type { FuzzFixtures } from "./api-fuzz-target.js";
 import { validListing } from "./api-fuzz-target.js";
 import { type Fuzzer, fuzzer, type Json } from "./mutate.js";
@@ -51,7 +47,7 @@ export const OPERATIONS: Operation[] = [
     method: "POST",
     path: "/chat/Chatbot/Edit",
     key: "secret",
-    fields: fieldsOf(editChatbotSchema(engines)),
+    fields: fieldsOf(editChatbotSchemaFor(engines)),
     valid: (f) => ({
       serialNumber: f.editedSerialNumber,
       Name: "Fuzzed",

@@ -1,4 +1,4 @@
-import { megabytes } from "../../client/media-rules.js";
+import { megabytes } from "../../api/media-rules.js";
 import { MediaTooLargeError } from "../channel.js";
 
 /**

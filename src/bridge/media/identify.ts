@@ -1,7 +1,7 @@
 import { fileTypeFromBuffer } from "file-type";
-import { gifFrameCount } from "../../client/gif-frames.js";
-import { MEDIA_RULES } from "../../client/media-rules.js";
-import type { ChatAskType } from "../../client/types.js";
+import { gifFrameCount } from "../../api/gif-frames.js";
+import { MEDIA_RULES } from "../../api/media-rules.js";
+import type { ChatAskType } from "../../api/types.js";
 import type { AudioFormat } from "./audio-to-wav.js";
 
 /** A file of a kind the chatbot API does not take and the bridge cannot convert (named by `message`). */

@@ -1,4 +1,4 @@
-import { megabytes } from "../../client/media-rules.js";
+import { megabytes } from "../../api/media-rules.js";
 import type { MediaConfig } from "../../config.js";
 import { MediaTooLargeError } from "../channel.js";
 import { AudioTooLongError, AudioUnreadableError } from "./audio-to-wav.js";

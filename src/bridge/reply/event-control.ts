@@ -1,5 +1,3 @@
-import { sleep } from "../../client/retry.js";
-
 /** What {@link nextOrAbort} yields when the stop signal won. */
 export const ABORTED = Symbol("aborted");
 
@@ -36,10 +34,21 @@ export function closeQuietly(iterator: AsyncIterator<unknown>): void {
   }
 }
 
-/** Waits `ms`; false when `signal` cut the wait short. */
-export function nap(ms: number, signal: AbortSignal): Promise<boolean> {
-  return sleep(ms, signal).then(
-    () => true,
-    () => false,
-  );
+/**
+ * Resolves after `ms`, or at once with false when `signal` fires (true otherwise). On the global setTimeout, not
+ * `node:timers/promises`: the streaming tests drive time with fake timers, which fake only the global one.
+ */
+export function nap(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }

@@ -5,6 +5,8 @@
  * constructs are open where, so streamed text can be closed safely and long text split between constructs.
  */
 
+import { closesFence, openingFence } from "../../markdown/fences.js";
+import { isTableDelimiter, mayBecomeTableDelimiter } from "../../markdown/tables.js";
 import {
   type Boundary,
   type BoundaryKind,
@@ -16,9 +18,7 @@ import {
 } from "./markdown-syntax.js";
 
 const SPECIAL = /[\n\\`[\]()*_~ \t。！？]/g;
-const OPENING_FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
-const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
-const FENCE_PREFIX = /^ {0,3}(`{1,2}|~{1,2})$/;
+const FENCE_PREFIX = /^[ \t]*(`{1,2}|~{1,2})$/;
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 const BLOCK_START = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|>)/;
 const BLANK = /^[ \t]*$/;
@@ -74,9 +74,7 @@ class Scanner {
     const blank = BLANK.test(line);
     const fence = this.fence;
     if (fence) {
-      const close = CLOSING_FENCE.exec(line);
-      const closes =
-        close?.[1] !== undefined && close[1][0] === fence.marker[0] && close[1].length >= fence.marker.length;
+      const closes = closesFence(line, fence.marker);
       if (!closes && start > fence.contentStart) this.boundary(start, blank ? "paragraph" : "line");
       if (closes && complete) {
         fence.closed = true;
@@ -88,8 +86,9 @@ class Scanner {
       this.previousBlank = false;
       return undefined;
     }
-    const open = OPENING_FENCE.exec(line);
-    const opensFence = open !== null && !(open[2]?.startsWith("`") && open[3]?.includes("`"));
+    // Fences are read as the renderers' block parser reads them (`src/markdown/fences.ts`), tab-indented ones too.
+    const open = openingFence(line);
+    const opensFence = open !== undefined;
     if (start > 0) {
       const paragraph = this.previousBlank || this.previousClosedFence || opensFence || HEADING.test(line);
       this.boundary(start, paragraph ? "paragraph" : "line");
@@ -97,16 +96,17 @@ class Scanner {
     this.previousBlank = blank;
     this.previousClosedFence = false;
     if (blank) {
+      this.inTable = false;
       this.endBlock();
       return undefined;
     }
-    if (opensFence && open) {
+    if (open) {
       if (!complete) this.hold(start); // the language may still be arriving
       this.endBlock();
       this.fence = {
-        indent: open[1] ?? "",
-        marker: open[2] ?? "```",
-        info: (open[3] ?? "").trim(),
+        indent: open.indent,
+        marker: open.marker,
+        info: open.info.trim(),
         start,
         contentStart: end + 1,
         closed: false,
@@ -114,12 +114,30 @@ class Scanner {
       return undefined;
     }
     if (!complete && FENCE_PREFIX.test(line)) this.hold(start);
+    this.tableLine(line, start, end, complete);
     if (BLOCK_START.test(line)) this.endBlock();
     this.inHeading = HEADING.test(line);
     return start;
   }
 
   private inHeading = false;
+  /** The line before was a table's header or row: a line with `|` continues the table. */
+  private inTable = false;
+
+  /**
+   * A line with `|` may be a table's header, which the renderers show as a table only once the delimiter row under
+   * it arrived: until then it is held back, so that its pipes never show as text.
+   */
+  private tableLine(line: string, start: number, end: number, complete: boolean): void {
+    const { text } = this;
+    const nextEnd = text.indexOf("\n", end + 1);
+    const next = complete ? text.slice(end + 1, nextEnd === -1 ? text.length : nextEnd) : "";
+    const header = line.includes("|") && !this.inTable;
+    if (header && this.options.partial && (!complete || (nextEnd === -1 && mayBecomeTableDelimiter(next)))) {
+      this.hold(start);
+    }
+    this.inTable = line.includes("|") && (this.inTable || (complete && isTableDelimiter(next)));
+  }
 
   private lineEnd(): void {
     const top = this.stack.at(-1);

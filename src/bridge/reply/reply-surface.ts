@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { DEFAULT_RETRY, retryDelay, sleep } from "../../client/retry.js";
+import { DEFAULT_RETRY, retryDelay } from "../../client/retry.js";
 import { type Channel, ChannelError, type ChannelErrorKind, type SentMessage, type TextFormat } from "../channel.js";
 import type { ReplyTarget } from "../inbound.js";
+import { nap } from "./event-control.js";
 import type { CallCost, Pacer } from "./pacer.js";
 
 /** What every surface needs: where to write, and the pacer and stream key the calls go through. */
@@ -88,7 +89,7 @@ export async function landFinal<T>(
       if (ctx.fence?.aborted) throw error;
       if (isChannelError(error, "format") && format === "markdown") format = "plain";
       else if (isChannelError(error, "transient") && ++failures < TRANSIENT_ATTEMPTS) {
-        await sleep(retryDelay(DEFAULT_RETRY, failures - 1, error.retryAfterMs));
+        await nap(retryDelay(DEFAULT_RETRY, failures - 1, error.retryAfterMs));
       } else throw error;
     }
   }

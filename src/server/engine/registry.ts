@@ -1,4 +1,4 @@
-import type { ModelInfo } from "../../client/types.js";
+import type { ModelInfo } from "../../api/types.js";
 import { EmbeddedEngine } from "./embedded/embedded-engine.js";
 import { EMBEDDED_MODEL_KEY, LLM_MODEL_KEY } from "./model-keys.js";
 import { OpenAiProvider } from "./openai-provider.js";

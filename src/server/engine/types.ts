@@ -1,4 +1,4 @@
-import type { ChatAskType } from "../../client/types.js";
+import type { ChatAskType } from "../../api/types.js";
 import type { Chatbot, Listing, ListingCriteria, MessageRole } from "../domain.js";
 
 /** A file attached to a question, already checked against the API's limits. */

@@ -1,10 +1,8 @@
 import type { NextFunction, Request, Response } from "express";
+import type { ApiKey } from "../../api/operations.js";
 import type { Workspace } from "../domain.js";
 import type { ApiStore } from "../store/api-store.js";
 import { ApiError } from "./api-error.js";
-
-/** Which workspace credential an operation accepts. */
-export type KeyKind = "secret" | "session";
 
 /** The workspace that authenticated the request (set by {@link requireKey}). */
 export function workspaceOf(res: Response): Workspace {
@@ -24,7 +22,7 @@ function header(req: Request, name: string): string | undefined {
  * `chatrobot-sessionkey`, accepting only the kinds the operation allows. No key, or no known key of an
  * accepted kind, is a 401 that says which header the operation wants.
  */
-export function requireKey(store: ApiStore, operation: string, accepts: readonly KeyKind[]) {
+export function requireKey(store: ApiStore, operation: string, accepts: readonly ApiKey[]) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const secret = header(req, "authorization")?.replace(/^Bearer\s+/i, "");
     const session = header(req, "chatrobot-sessionkey");

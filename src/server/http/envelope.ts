@@ -1,14 +1,15 @@
 import type { Response } from "express";
-import { API_VERSION } from "../../client/envelope.js";
+import { API_VERSION, type Envelope } from "../../api/envelope.js";
 import type { ApiStatus } from "./api-error.js";
 
 /** Sends a successful envelope. */
 export function sendData(res: Response, data: unknown): void {
-  res.status(200).json({ Data: data ?? null, Version: API_VERSION, Success: true, Code: 200, Message: "" });
+  const envelope: Envelope = { Data: data ?? null, Version: API_VERSION, Success: true, Code: 200, Message: "" };
+  res.status(200).json(envelope);
 }
 
 /** The failure envelope: `Data` null, `Code` equal to the HTTP status, `Message` saying what is wrong. */
-export function failureEnvelope(status: ApiStatus, message: string) {
+export function failureEnvelope(status: ApiStatus, message: string): Envelope<null> {
   return { Data: null, Version: API_VERSION, Success: false, Code: status, Message: message };
 }
 

@@ -42,3 +42,6 @@ export function strictRoutes(router: Router) {
     put: (path: string, ...handlers: Handlers) => serve(router, "PUT", path, handlers.flat()),
   };
 }
+
+/** The `get`/`post`/`put` of {@link strictRoutes}. */
+export type StrictRoutes = ReturnType<typeof strictRoutes>;

@@ -1,11 +1,10 @@
 import { type Response, Router } from "express";
+import { OPERATIONS } from "../../api/operations.js";
 import type { Logger } from "../../log.js";
 import type { ApiError } from "../http/api-error.js";
 import { failureEnvelope } from "../http/envelope.js";
 import { strictRoutes } from "../http/methods.js";
-import { clientGone, operation, RESPONDED } from "../http/operation.js";
-import { askSchema } from "../schemas/chat.js";
-import { parseRequest } from "../schemas/parse-request.js";
+import { clientGone, RESPONDED, serveOperation } from "../http/operation.js";
 import type { AskEvent, ChatService } from "../services/chat.js";
 import type { ApiStore } from "../store/api-store.js";
 
@@ -20,28 +19,24 @@ const frame = (object: unknown) => `data: ${JSON.stringify(object)}\n\n`;
 export function chatRoutes(store: ApiStore, chat: ChatService, log: Logger): Router {
   const router = Router();
   const routes = strictRoutes(router);
-  routes.post(
-    "/Chat/ClientAsk",
-    operation(store, "ClientAsk", ["secret"], async ({ body, workspace, res }) => {
-      const input = parseRequest(askSchema, body);
-      const prepared = await chat.prepare(workspace, input);
-      const signal = clientGone(res);
-      const events = chat.answer(prepared, signal);
-      if (!input.stream) {
-        let final: Extract<AskEvent, { type: "final" }> | undefined;
-        for await (const event of events) if (event.type === "final") final = event;
-        if (!final) return RESPONDED; // the client left; nobody to answer
-        return {
-          messageid: final.answerId,
-          content: final.answer,
-          totalToken: final.totalToken,
-          noAnswer: final.noAnswer,
-        };
-      }
-      await streamAnswer(res, events, log);
-      return RESPONDED;
-    }),
-  );
+  serveOperation(routes, store, OPERATIONS.ask, async ({ input, workspace, res }) => {
+    const prepared = await chat.prepare(workspace, input);
+    const signal = clientGone(res);
+    const events = chat.answer(prepared, signal);
+    if (!input.stream) {
+      let final: Extract<AskEvent, { type: "final" }> | undefined;
+      for await (const event of events) if (event.type === "final") final = event;
+      if (!final) return RESPONDED; // the client left; nobody to answer
+      return {
+        messageid: final.answerId,
+        content: final.answer,
+        totalToken: final.totalToken,
+        noAnswer: final.noAnswer,
+      };
+    }
+    await streamAnswer(res, events, log);
+    return RESPONDED;
+  });
   return router;
 }
 

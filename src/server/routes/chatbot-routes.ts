@@ -1,8 +1,8 @@
 import { Router } from "express";
+import { OPERATIONS } from "../../api/operations.js";
 import { strictRoutes } from "../http/methods.js";
-import { operation } from "../http/operation.js";
-import { addChatbotSchema, chatbotRefSchema, editChatbotSchema, historySchema } from "../schemas/chatbot.js";
-import { parseRequest } from "../schemas/parse-request.js";
+import { serveOperation } from "../http/operation.js";
+import { editChatbotSchemaFor } from "../schemas/edit-chatbot.js";
 import type { ChatbotService } from "../services/chatbots.js";
 import type { EngineCatalog } from "../services/engine-catalog.js";
 import type { ApiStore } from "../store/api-store.js";
@@ -11,55 +11,32 @@ import type { ApiStore } from "../store/api-store.js";
 export function chatbotRoutes(store: ApiStore, chatbots: ChatbotService, engines: EngineCatalog): Router {
   const router = Router();
   const routes = strictRoutes(router);
-  const editSchema = editChatbotSchema(engines);
-  routes.post(
-    "/Chatbot/Add",
-    operation(store, "Add", ["secret"], async ({ body, workspace }) => {
-      const input = parseRequest(addChatbotSchema, body);
-      return (await chatbots.add(workspace, input)).serialNumber;
-    }),
-  );
-  routes.post(
-    "/Chatbot/Remove",
-    operation(store, "Remove", ["secret"], async ({ body, workspace }) => {
-      await chatbots.remove(workspace, parseRequest(chatbotRefSchema, body).serialNumber);
-      return null;
-    }),
-  );
-  routes.post(
-    "/Chatbot/Edit",
-    operation(store, "Edit", ["secret"], async ({ body, workspace }) => {
-      const { serialNumber, ...changes } = parseRequest(editSchema, body);
-      await chatbots.edit(workspace, serialNumber, changes);
-      return 1;
-    }),
-  );
+  serveOperation(routes, store, OPERATIONS.addChatbot, async ({ input, workspace }) => {
+    return (await chatbots.add(workspace, input)).serialNumber;
+  });
+  serveOperation(routes, store, OPERATIONS.removeChatbot, async ({ input, workspace }) => {
+    await chatbots.remove(workspace, input.serialNumber);
+    return null;
+  });
+  // Edit's Model is checked against the models this server has, listed with the other problems.
+  const edit = { ...OPERATIONS.editChatbot, request: editChatbotSchemaFor(engines) };
+  serveOperation(routes, store, edit, async ({ input, workspace }) => {
+    const { serialNumber, ...changes } = input;
+    await chatbots.edit(workspace, serialNumber, changes);
+    return 1;
+  });
   // Extension (not in the spec or the hosted docs): one chatbot's settings, for the bridge and the web chat.
-  routes.post(
-    "/Chatbot/Get",
-    operation(store, "Get", ["secret", "session"], async ({ body, workspace }) => {
-      const chatbot = await chatbots.owned(workspace, parseRequest(chatbotRefSchema, body).serialNumber);
-      return { serialNumber: chatbot.serialNumber, ...chatbot.settings };
-    }),
-  );
-  routes.post(
-    "/Chatbot/GetSession",
-    operation(store, "GetSession", ["secret"], async ({ body, workspace, req }) => {
-      const { serialNumber } = parseRequest(chatbotRefSchema, body);
-      const uri = req.get("origin") ?? req.get("referer") ?? "";
-      return { SessionID: await chatbots.openSession(workspace, serialNumber, uri.slice(0, 500)) };
-    }),
-  );
-  routes.get(
-    "/Chatbot/ModelList",
-    operation(store, "ModelList", ["secret"], async () => engines.models()),
-  );
-  // The hosted docs' samples send the session key here, their header table the secret key: both are accepted.
-  routes.post(
-    "/Chatbot/ChatContentHistory",
-    operation(store, "ChatContentHistory", ["secret", "session"], async ({ body, workspace }) =>
-      chatbots.history(workspace, parseRequest(historySchema, body)),
-    ),
+  serveOperation(routes, store, OPERATIONS.getChatbot, async ({ input, workspace }) => {
+    const chatbot = await chatbots.owned(workspace, input.serialNumber);
+    return { serialNumber: chatbot.serialNumber, ...chatbot.settings };
+  });
+  serveOperation(routes, store, OPERATIONS.getSession, async ({ input, workspace, req }) => {
+    const uri = req.get("origin") ?? req.get("referer") ?? "";
+    return { SessionID: await chatbots.openSession(workspace, input.serialNumber, uri.slice(0, 500)) };
+  });
+  serveOperation(routes, store, OPERATIONS.listModels, async () => engines.models());
+  serveOperation(routes, store, OPERATIONS.chatHistory, async ({ input, workspace }) =>
+    chatbots.history(workspace, input),
   );
   return router;
 }

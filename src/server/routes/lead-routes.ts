@@ -1,8 +1,7 @@
 import { Router } from "express";
+import { OPERATIONS } from "../../api/operations.js";
 import { strictRoutes } from "../http/methods.js";
-import { operation } from "../http/operation.js";
-import { leadAddSchema, leadListSchema } from "../schemas/lead.js";
-import { parseRequest } from "../schemas/parse-request.js";
+import { serveOperation } from "../http/operation.js";
 import type { ChatbotService } from "../services/chatbots.js";
 import type { LeadService } from "../services/leads.js";
 import type { ApiStore } from "../store/api-store.js";
@@ -21,19 +20,13 @@ import type { ApiStore } from "../store/api-store.js";
 export function leadRoutes(store: ApiStore, chatbots: ChatbotService, leads: LeadService): Router {
   const router = Router();
   const routes = strictRoutes(router);
-  routes.post(
-    "/Chatbot/LeadList",
-    operation(store, "LeadList", ["secret", "session"], async ({ body, workspace }) => {
-      const { serialNumber, ...query } = parseRequest(leadListSchema, body);
-      return leads.list(await chatbots.owned(workspace, serialNumber), query);
-    }),
-  );
-  routes.post(
-    "/Chatbot/LeadAdd",
-    operation(store, "LeadAdd", ["secret"], async ({ body, workspace }) => {
-      const { serialNumber, ...lead } = parseRequest(leadAddSchema, body);
-      return leads.add(await chatbots.owned(workspace, serialNumber), lead);
-    }),
-  );
+  serveOperation(routes, store, OPERATIONS.listLeads, async ({ input, workspace }) => {
+    const { serialNumber, ...query } = input;
+    return leads.list(await chatbots.owned(workspace, serialNumber), query);
+  });
+  serveOperation(routes, store, OPERATIONS.addLead, async ({ input, workspace }) => {
+    const { serialNumber, ...lead } = input;
+    return leads.add(await chatbots.owned(workspace, serialNumber), lead);
+  });
   return router;
 }

@@ -1,7 +1,7 @@
+import type { AskInput } from "../../api/requests/chat.js";
 import type { Chatbot, ChatMessage, ChatSession, Workspace } from "../domain.js";
 import type { AnswerEngine, EngineRequest } from "../engine/types.js";
 import { ApiError } from "../http/api-error.js";
-import type { AskInput } from "../schemas/chat.js";
 import type { ApiStore } from "../store/api-store.js";
 import { enforceLimits } from "./ask-limits.js";
 import type { EngineCatalog } from "./engine-catalog.js";

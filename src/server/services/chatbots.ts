@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { ChatbotSettings } from "../../client/types.js";
+import type { ChatbotSettings } from "../../api/types.js";
 import type { Chatbot, Workspace } from "../domain.js";
 import { chatbotNotFound } from "../http/api-error.js";
 import type { ApiStore } from "../store/api-store.js";

@@ -5,9 +5,9 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileTypeFromFile } from "file-type";
-import { gifFrameCount } from "../../client/gif-frames.js";
-import { MAX_UPLOAD_BYTES, MEDIA_RULES, megabytes } from "../../client/media-rules.js";
-import type { ChatAskType } from "../../client/types.js";
+import { gifFrameCount } from "../../api/gif-frames.js";
+import { MAX_UPLOAD_BYTES, MEDIA_RULES, megabytes } from "../../api/media-rules.js";
+import type { ChatAskType } from "../../api/types.js";
 import { sameSecret } from "../../secrets.js";
 import type { Workspace } from "../domain.js";
 import type { Attachment } from "../engine/types.js";
@@ -17,9 +17,11 @@ import type { ApiStore } from "../store/api-store.js";
 /** How long a pre-signed upload URL stays valid, as on the hosted platform. */
 export const UPLOAD_URL_LIFETIME_MS = 5 * 60 * 1000;
 
-/** The path of the upload URL (PUT) and of the confirmation operation served by this server. */
+/**
+ * The path of the upload URL (PUT) this server hands out. Not a row of the API's table: on the hosted platform the
+ * URL GetPreUploadUrl answers is another host's.
+ */
 export const UPLOAD_PATH = "/chat/User/Upload";
-export const UPLOAD_CONFIRM_PATH = "/chat/User/UploadSuccess";
 
 /**
  * Uploaded files: the three-step upload (pre-signed URL, PUT, confirmation) and the checks ClientAsk makes

@@ -1,7 +1,7 @@
-import type { LeadItem } from "../../client/types.js";
+import type { LeadAddInput, LeadListInput } from "../../api/requests/lead.js";
+import type { LeadItem } from "../../api/types.js";
 import type { Chatbot, ChatSession, Lead } from "../domain.js";
 import { ApiError } from "../http/api-error.js";
-import type { LeadAddInput, LeadListInput } from "../schemas/lead.js";
 import type { ApiStore } from "../store/api-store.js";
 import { findContactDetails } from "./contact-details.js";
 import { utcDays } from "./utc-days.js";

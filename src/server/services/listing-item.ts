@@ -1,4 +1,4 @@
-import type { ListingListItem } from "../../client/types.js";
+import type { ListingListItem } from "../../api/types.js";
 import type { Listing } from "../domain.js";
 
 const numberText = (value: number | undefined | null) => (value === undefined || value === null ? "" : String(value));

@@ -1,4 +1,4 @@
-import type { ListingKeyType, ListingListItem } from "../../client/types.js";
+import type { ListingKeyType, ListingListItem } from "../../api/types.js";
 import type { Chatbot, Listing, ListingFields } from "../domain.js";
 import { ApiError } from "../http/api-error.js";
 import type { ApiStore } from "../store/api-store.js";

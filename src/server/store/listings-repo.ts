@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
-import type { ListingStatus } from "../../client/types.js";
+import type { ListingStatus } from "../../api/types.js";
 import type { ListingFilter, ListingKeyType } from "../domain.js";
 import type { ApiStore } from "./api-store.js";
 import { type Clock, toCount } from "./codecs.js";

@@ -5,11 +5,17 @@ import type { Database } from "./tables.js";
 export type StoreDialect = "sqlite" | "postgres";
 
 /**
- * Brings the schema up to date. Already applied migrations are skipped, so running it at every open is a no-op
+ * Brings the schema up to date (on PostgreSQL, `schema` is where the tables and the migration log live). Already applied migrations are skipped, so running it at every open is a no-op
  * once the database is current. A failure throws naming the migration, and nothing of it is applied.
  */
-export async function migrateToLatest(db: Kysely<Database>, dialect: StoreDialect): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(dialect) } });
+export async function migrateToLatest(db: Kysely<Database>, dialect: StoreDialect, schema?: string): Promise<void> {
+  // Named, because Kysely otherwise takes a migration log in any schema of the database for its own: with another
+  // schema holding one (another deployment, a test run), it would skip creating ours and then fail to lock it.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations(dialect) },
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error === undefined) return;
   const failed = results?.find((result) => result.status === "Error")?.migrationName;

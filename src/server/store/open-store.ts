@@ -1,6 +1,6 @@
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { openSqliteFile } from "../../sqlite-file.js";
 import type { ApiStore } from "./api-store.js";
@@ -37,11 +37,11 @@ export function sqliteFilePath(dataDir: string): string {
  * file, reject with a StartupError naming DATABASE_URL or DATA_DIR.
  */
 export async function openApiStore(options: OpenStoreOptions): Promise<ApiStore> {
-  const { db, dialect } = options.databaseUrl
+  const { db, dialect, schema } = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.schema)
     : openSqlite(options.dataDir);
   try {
-    await migrateToLatest(db, dialect);
+    await migrateToLatest(db, dialect, schema);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -52,6 +52,8 @@ export async function openApiStore(options: OpenStoreOptions): Promise<ApiStore>
 interface OpenedDatabase {
   db: Kysely<Database>;
   dialect: StoreDialect;
+  /** PostgreSQL: the schema the tables and the migration log live in. */
+  schema?: string;
 }
 
 function openSqlite(dataDir: string): OpenedDatabase {
@@ -106,13 +108,14 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Op
     throw postgresConnectError(error, url, POSTGRES_CONNECT_TIMEOUT_MS);
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  if (schema !== undefined) {
-    try {
-      await db.schema.createSchema(schema).ifNotExists().execute();
-    } catch (error) {
-      await db.destroy();
-      throw error;
-    }
+  try {
+    if (schema !== undefined) await db.schema.createSchema(schema).ifNotExists().execute();
+    // The schema unqualified names resolve to: the migration log is looked for there only (see migrateToLatest).
+    const current = await sql<{ name: string | null }>`select current_schema() as name`.execute(db);
+    const name = current.rows[0]?.name ?? undefined;
+    return { db, dialect: "postgres", ...(name ? { schema: name } : {}) };
+  } catch (error) {
+    await db.destroy();
+    throw error;
   }
-  return { db, dialect: "postgres" };
 }

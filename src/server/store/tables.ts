@@ -1,5 +1,5 @@
 import type { Generated } from "kysely";
-import type { AreaUnit, ChatAskType, ListingStatus, SaleType, SpaceType, Tours } from "../../client/types.js";
+import type { AreaUnit, ChatAskType, ListingStatus, SaleType, SpaceType, Tours } from "../../api/types.js";
 import type { DigestKind, DigestState, LeadType, MessageRole, StoredFile } from "../domain.js";
 
 /**

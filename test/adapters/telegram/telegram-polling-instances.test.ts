@@ -10,8 +10,9 @@ import {
   POLLING_RETRY_MS,
 } from "../../../adapters/telegram/telegram-leased-polling.js";
 import { TelegramPoller } from "../../../adapters/telegram/telegram-polling.js";
-import { type BridgeStore, openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
+import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { REDIS_LEASE_PREFIX } from "../../../src/bridge/store/key-prefixes.js";
+import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 import { createLogger } from "../../../src/log.js";
 import { TelegramEmulator } from "../../emulators/telegram.js";
 import { type CliProcess, spawnCli } from "../../support/cli-process.js";

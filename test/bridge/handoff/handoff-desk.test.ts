@@ -4,7 +4,7 @@ import { type Handoff, HandoffDesk } from "../../../src/bridge/handoff/handoff-d
 import { handoffTexts } from "../../../src/bridge/handoff/handoff-texts.js";
 import type { InboundMessage } from "../../../src/bridge/inbound.js";
 import { type BridgeMetrics, createBridgeMetrics } from "../../../src/bridge/metrics.js";
-import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 import type { HandoffAction } from "../../../src/bridge/work-payload.js";
 import { createLogger } from "../../../src/log.js";
 import { MailOutbox } from "../../../src/mail/mail-outbox.js";

@@ -47,6 +47,8 @@ export interface FakeChannelOptions {
   refuseMarkdown?: (text: string, method: Method) => boolean;
   /** Time each call takes. */
   latencyMs?: number;
+  /** The channel's length of rendered markdown ({@link Channel.measure}); none by default. */
+  measure?: (markdown: string) => number;
 }
 
 interface Fault {
@@ -82,8 +84,11 @@ export class FakeChannel implements Channel {
   private readonly bot: FakeLimit | undefined;
   private nextId = 1;
 
+  readonly measure?: (markdown: string) => number;
+
   constructor(private readonly options: FakeChannelOptions = {}) {
     this.limits = options.limits ?? TELEGRAM_LIMITS;
+    if (options.measure) this.measure = options.measure;
     const enforce = options.enforce === undefined ? this.limits : options.enforce;
     this.bot = enforce ? fakeLimit(enforce.perBot) : undefined;
   }

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ChannelCapabilities } from "../../../src/bridge/channel.js";
 import { Pacer } from "../../../src/bridge/reply/pacer.js";
@@ -84,6 +85,8 @@ describe("many conversations on one bot", () => {
     const channel = new FakeChannel({ limits, capabilities: { nativeDraft: true }, latencyMs: 5 });
     const pacer = new Pacer(channel);
     const texts = Array.from({ length: 1_000 }, (_, i) => answerText(i));
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     const results = await Promise.all(
       texts.map((text, i) =>
         streamReply({
@@ -94,7 +97,14 @@ describe("many conversations on one bot", () => {
         }),
       ),
     );
-    expect(channel.rateLimited).toBe(0);
+    loop.disable();
+    // The pacer spaces its calls by real time; when this process's event loop stalls (a machine busy with other
+    // work), calls due at different moments leave together and the fake's buckets may refuse a few, which the pacer
+    // then retries. With timers on time, none may be refused.
+    const stalledMs = loop.max / 1e6;
+    const calls = channel.calls.length;
+    if (stalledMs < 50) expect(channel.rateLimited).toBe(0);
+    else expect(channel.rateLimited).toBeLessThanOrEqual(calls * 0.02);
     expect(results.map((r) => r.delivered)).toEqual(texts);
     for (const [i, text] of texts.entries()) {
       if (text.length <= 4_096) expect(channel.messagesIn(String(i)).map((m) => m.text)).toEqual([text]);

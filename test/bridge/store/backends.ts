@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import { describe } from "vitest";
-import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 import { deleteRedisKeys, freshRedisNamespace, redisForTests, TEST_REDIS_URL } from "../../support/redis.js";
 import { removeDataDir, tempDataDir } from "../../support/sqlite.js";
 import type { StoreHarness } from "./contract.js";

@@ -1,7 +1,7 @@
 // A separate process for the cross-process claim test: opens the store, says "ready", waits for "go" on stdin,
 // claims keys 0…count-1 and prints the ones it won as JSON.
 import { once } from "node:events";
-import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 
 const [dataDir, namespace, count] = process.argv.slice(2);
 if (!dataDir || !namespace || !count) throw new Error("usage: claim-race-worker <dataDir> <namespace> <count>");

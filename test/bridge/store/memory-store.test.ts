@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import { describe } from "vitest";
-import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 import { bridgeStoreContract, type StoreHarness } from "./contract.js";
 import { workQueueContract } from "./work-contract.js";
 

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "@keyv/redis";
 import { afterEach, describe, expect, it } from "vitest";
-import { type BridgeStore, openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
+import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 import type { LoggedVisitorEvent } from "../../../src/bridge/store/visitor-events.js";
 import { deleteRedisKeys, freshRedisNamespace, redisForTests, TEST_REDIS_URL } from "../../support/redis.js";
 import { until } from "../../support/waiting.js";

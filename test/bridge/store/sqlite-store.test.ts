@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import SQLite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 import { removeDataDir, tempDataDir } from "../../support/sqlite.js";
 import { bridgeStoreContract, type StoreHarness } from "./contract.js";
 import { expectKilledHolderResumed } from "./killed-holder.js";

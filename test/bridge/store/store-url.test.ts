@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 import { parseStoreUrl } from "../../../src/bridge/store/store-url.js";
 import { maskPassword } from "../../../src/masked-url.js";
 import { StartupError } from "../../../src/startup-error.js";

@@ -1,7 +1,7 @@
 // A separate process for the crash tests: opens the store (a data directory for SQLite, or a redis:// URL), takes
 // a conversation with a lease of <leaseMs>, writes the ledger record of its first item, prints
 // "holding <conversation> <token>" and keeps the lease (renewing it) until it is killed.
-import { openBridgeStore } from "../../../src/bridge/store/bridge-store.js";
+import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 
 const [location, namespace, leaseMs] = process.argv.slice(2);
 if (!location || !namespace || !leaseMs)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { ListingInput } from "../../../src/api/types.js";
 import { ChatbotApiError } from "../../../src/client/errors.js";
-import type { ListingInput } from "../../../src/client/types.js";
 import {
   type ApiHarness,
   availableBackends,

@@ -1,4 +1,4 @@
-import type { ListingStatus, SaleType } from "../../../src/client/types.js";
+import type { ListingStatus, SaleType } from "../../../src/api/types.js";
 import type { Chatbot, Listing, ListingCriteria, StoredSettings } from "../../../src/server/domain.js";
 import type { EngineRequest } from "../../../src/server/engine/types.js";
 import { defaultSettings } from "../../../src/server/services/default-settings.js";

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ChatbotSettings } from "../../../src/client/types.js";
+import type { ChatbotSettings } from "../../../src/api/types.js";
 import { createSmtpMailer, type Mailer } from "../../../src/mail/smtp-mailer.js";
 import { DigestScheduler } from "../../../src/server/digest-scheduler.js";
 import type { Chatbot, ChatSession, MessageRole } from "../../../src/server/domain.js";

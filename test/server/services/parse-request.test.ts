@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createEngines } from "../../../src/server/engine/registry.js";
-import { ApiError, MAX_LISTED_PROBLEMS } from "../../../src/server/http/api-error.js";
-import { askSchema } from "../../../src/server/schemas/chat.js";
-import { addChatbotSchema, editChatbotSchema, historySchema } from "../../../src/server/schemas/chatbot.js";
-import { confirmUploadSchema } from "../../../src/server/schemas/files.js";
+import { askSchema } from "../../../src/api/requests/chat.js";
+import { addChatbotSchema, historySchema } from "../../../src/api/requests/chatbot.js";
+import { confirmUploadSchema } from "../../../src/api/requests/files.js";
 import {
   createListingSchema,
   deleteListingsSchema,
   listListingsSchema,
   updateListingSchema,
-} from "../../../src/server/schemas/listing.js";
+} from "../../../src/api/requests/listing.js";
+import { createEngines } from "../../../src/server/engine/registry.js";
+import { ApiError, MAX_LISTED_PROBLEMS } from "../../../src/server/http/api-error.js";
+import { editChatbotSchemaFor } from "../../../src/server/schemas/edit-chatbot.js";
 import { parseRequest } from "../../../src/server/schemas/parse-request.js";
 
 function message(run: () => unknown): string {
@@ -32,7 +33,7 @@ function problems(run: () => unknown): string[] {
 }
 
 const engines = createEngines({ baseUrl: undefined, apiKey: undefined, model: undefined });
-const editSchema = editChatbotSchema(engines);
+const editSchema = editChatbotSchemaFor(engines);
 
 const validListing = {
   SerialNumber: "a",

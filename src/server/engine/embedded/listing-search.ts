@@ -1,4 +1,4 @@
-import type { ListingStatus } from "../../../client/types.js";
+import type { ListingStatus } from "../../../api/types.js";
 import type { Listing } from "../../domain.js";
 import type { EngineRequest } from "../types.js";
 import { type ListingCatalog, loadListingCatalog, SEARCH_LIMIT } from "./catalog.js";

@@ -1,4 +1,4 @@
-import type { AreaUnit, ListingStatus, SaleType, SpaceType, Tours } from "../../../client/types.js";
+import type { AreaUnit, ListingStatus, SaleType, SpaceType, Tours } from "../../../api/types.js";
 import type { SearchFilters } from "./question.js";
 
 /** A listing's facts, numbers already formatted for the answer's language. */

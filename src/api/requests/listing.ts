@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { amount, serialNumber, text, wholeNumber } from "./fields.js";
-import { must } from "./parse-request.js";
+import { must } from "./rules.js";
 
 export const SALE_TYPES = ["for_sale", "for_rent"] as const;
 export const LISTING_STATUSES = ["Active", "PreOnMarket", "Sold"] as const;

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { availableModels, type EngineCatalog } from "../services/engine-catalog.js";
 import {
   calendarDay,
   daysInOrder,
@@ -11,7 +10,7 @@ import {
   urlOrEmpty,
   wholeNumber,
 } from "./fields.js";
-import { onceValid } from "./parse-request.js";
+import { onceValid } from "./rules.js";
 
 /**
  * Allowed values where the spec is silent: Temperature is a whole number from 0 (focused) to 10 (creative),
@@ -66,18 +65,10 @@ const optionalSettings = Object.fromEntries(
 ) as { [K in keyof typeof settingsShape]: z.ZodOptional<(typeof settingsShape)[K]> };
 
 /**
- * `/chat/Chatbot/Edit`, for the models this server has: `Model` must be an available key of ModelList, a
- * problem listed with the others.
+ * `/chat/Chatbot/Edit`. Which `Model` keys exist is the serving side's to know (ModelList); the self-hosted
+ * server narrows `Model` to its available models with {@link editChatbotSchema}'s `extend`.
  */
-export function editChatbotSchema(engines: EngineCatalog) {
-  return z.object({
-    serialNumber,
-    ...optionalSettings,
-    Model: settingsShape.Model.refine((key) => engines.engineFor(key) !== undefined, {
-      error: () => `must be the Key of a model ModelList shows as available: ${availableModels(engines)}`,
-    }).optional(),
-  });
-}
+export const editChatbotSchema = z.object({ serialNumber, ...optionalSettings });
 
 /** `/chat/Chatbot/Add`: `type` 0 is the only kind of chatbot (generic) the hosted docs allow. */
 export const addChatbotSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { calendarDay, daysInOrder, emailOrEmpty, phoneOrEmpty, serialNumber, text } from "./fields.js";
-import { onceValid } from "./parse-request.js";
+import { onceValid } from "./rules.js";
 
 /** The leads LeadAdd records; Contact leads are found by the server itself in users' questions. */
 export const ADDABLE_LEAD_TYPES = ["Handoff"] as const;

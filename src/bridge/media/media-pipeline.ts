@@ -1,15 +1,15 @@
-import type { ChatbotClient } from "../client/index.js";
-import { MAX_UPLOAD_BYTES, MEDIA_RULES } from "../client/media-rules.js";
-import type { ChatAskType } from "../client/types.js";
-import type { MediaConfig } from "../config.js";
-import type { Logger } from "../log.js";
-import { type Channel, MediaTooLargeError } from "./channel.js";
-import type { InboundMessage, MediaRef } from "./inbound.js";
-import { AudioTooLongError, audioToWav } from "./media/audio-to-wav.js";
-import { heicToJpeg } from "./media/heic-to-jpeg.js";
-import { declaredAskType, identify, type MediaAskType, UnsupportedMediaError } from "./media/identify.js";
-import { type Refusal, refusalOf } from "./media/refusals.js";
-import type { BridgeMetrics } from "./metrics.js";
+import { MAX_UPLOAD_BYTES, MEDIA_RULES } from "../../api/media-rules.js";
+import type { ChatAskType } from "../../api/types.js";
+import type { ChatbotClient } from "../../client/index.js";
+import type { MediaConfig } from "../../config.js";
+import type { Logger } from "../../log.js";
+import { type Channel, MediaTooLargeError } from "../channel.js";
+import type { InboundMessage, MediaRef } from "../inbound.js";
+import type { BridgeMetrics } from "../metrics.js";
+import { AudioTooLongError, audioToWav } from "./audio-to-wav.js";
+import { heicToJpeg } from "./heic-to-jpeg.js";
+import { declaredAskType, identify, type MediaAskType, UnsupportedMediaError } from "./identify.js";
+import { type Refusal, refusalOf } from "./refusals.js";
 
 /** One ClientAsk to make: its type, its text (a caption, or empty) and the uploaded files. */
 export interface MediaQuestion {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gifFrameCount } from "../../src/client/gif-frames.js";
+import { gifFrameCount } from "../../src/api/gif-frames.js";
 import { gif } from "../support/gif.js";
 
 describe("gifFrameCount", () => {

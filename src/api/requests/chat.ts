@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MEDIA_RULES } from "../../client/media-rules.js";
-import { onceValid } from "./parse-request.js";
+import { MEDIA_RULES } from "../../api/media-rules.js";
+import { onceValid } from "./rules.js";
 
 /** Longest question accepted, in characters. */
 export const MAX_QUESTION_LENGTH = 10_000;

@@ -28,3 +28,6 @@ export const confirmUploadSchema = z.object({
     )
     .transform(Number),
 });
+
+/** Operations that take no fields (ModelList, a GET): whatever a body holds is ignored. */
+export const noFieldsSchema = z.object({});
