@@ -28,7 +28,12 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { TelegramEmulator } from "../test/emulators/telegram.js";
 import { describeTally, tallyAnswers } from "../test/support/answer-tally.js";
-import { type BridgeInstance, BridgeInstances, type InstanceRole } from "../test/support/bridge-instances.js";
+import {
+  type BridgeInstance,
+  BridgeInstances,
+  type InstanceRole,
+  privateText,
+} from "../test/support/bridge-instances.js";
 import { deleteRedisKeys, freshRedisNamespace, TEST_REDIS_URL } from "../test/support/redis.js";
 import { ScriptedChatbot } from "../test/upstream/scripted-chatbot.js";
 import { ANSWER_CHARS, answerFor, FRAGMENTS, percentile, STREAM_MS, waitFor } from "./support/streamed-answers.js";
@@ -182,16 +187,7 @@ function describeSetup(): string {
 async function measure(group: BridgeInstances): Promise<void> {
   let nextUpdate = 1;
   let nextChat = 1_000_000;
-  const update = (chatId: number, text: string) => ({
-    update_id: nextUpdate++,
-    message: {
-      message_id: nextUpdate,
-      date: Math.floor(Date.now() / 1000),
-      chat: { id: chatId, type: "private", first_name: "Bench" },
-      from: { id: chatId, is_bot: false, first_name: "Bench" },
-      text,
-    },
-  });
+  const update = (chatId: number, text: string) => privateText(nextUpdate++, chatId, text);
   // The n-th post of a round goes to the n-th receiving instance, round-robin; one that is down passes it on.
   const post = async (body: object, index: number) => (await group.deliver(body, index)).outcome.status;
   const victim = group.instances.find((instance) => instance.role !== "web") as BridgeInstance;
