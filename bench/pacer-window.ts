@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { createClient } from "@keyv/redis";
-import { TelegramChannel } from "../adapters/telegram/telegram-channel.js";
+import { TelegramChannel } from "../adapters/telegram/outbound.js";
 import type { ReplyTarget } from "../src/bridge/inbound.js";
 import type { ChannelBudgets } from "../src/bridge/reply/budgets/budget-store.js";
 import { LocalBudgets } from "../src/bridge/reply/budgets/local-budgets.js";

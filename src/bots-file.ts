@@ -2,24 +2,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { CHANNEL_PLUGINS } from "../adapters/index.js";
+import type { ChannelPlugin } from "./channel-plugin.js";
 import { ConfigError } from "./config-error.js";
-
-/** A Telegram bot token as @BotFather gives it. */
-export const telegramBotToken = z
-  .string()
-  .trim()
-  .regex(/^\d+:[\w-]{20,}$/, "must look like 123456789:AA… (from @BotFather)");
-
-/** A Slack Bot User OAuth Token. */
-export const slackBotToken = z
-  .string()
-  .trim()
-  .regex(/^xoxb-[\w-]+$/, "must be a Bot User OAuth Token, xoxb-…");
-
-/** Telegram's rules for setWebhook's `secret_token`. */
-export const telegramWebhookSecret = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,256}$/, "must be 1-256 letters, digits, _ or -");
+import { baseUrl, nonEmptyText } from "./config-variables.js";
 
 /**
  * A named bot from the `BRIDGE_CONFIG` file: its chatbot and its channel credentials. The environment variables
@@ -39,92 +25,48 @@ export interface NamedBot {
   };
   /** Greeting when the chatbot's WelcomeMessage cannot be read; undefined = WELCOME_TEXT. */
   welcomeText: string | undefined;
-  /** Its Telegram bot, when it has one. */
-  telegram:
-    | {
-        botToken: string;
-        webhookSecret: string | undefined;
-        /** Undefined = TELEGRAM_API_ROOT (a bot may have its own local Bot API server). */
-        apiRoot: string | undefined;
-        /** Undefined = TELEGRAM_MODE. */
-        mode: "webhook" | "polling" | undefined;
-      }
-    | undefined;
-  /** Its WhatsApp number, when it has one (API URL, version and streaming as the WHATSAPP_* variables). */
-  whatsapp:
-    | {
-        accessToken: string;
-        phoneNumberId: string;
-        appSecret: string;
-        verifyToken: string;
-        /** Undefined = WHATSAPP_API_URL. */
-        apiUrl: string | undefined;
-      }
-    | undefined;
-  /** Its Slack app, when it has one. */
-  slack:
-    | {
-        botToken: string;
-        /** For HTTP; either it or `appToken` is set. */
-        signingSecret: string | undefined;
-        /** For Socket Mode. */
-        appToken: string | undefined;
-        /** Undefined = SLACK_API_URL. */
-        apiUrl: string | undefined;
-      }
-    | undefined;
+  /**
+   * Its settings for each channel it has, by plugin name (`telegram`, `slack`, `whatsapp`…), as the plugin's
+   * `botEntry` schema validated them; the configuration completes them from the bot `default`'s.
+   */
+  channels: Record<string, unknown>;
 }
 
-const text = z.string().trim().min(1);
-const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ""));
+const text = nonEmptyText;
 
-const botSchema = z.strictObject({
-  id: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "must be 1-63 of a-z, 0-9, _ and -, starting with a letter or digit")
-    .refine((id) => id !== "default", "`default` is the bot the environment variables describe; pick another id"),
-  chatbot: z
-    .strictObject({
-      apiUrl: url.optional(),
-      apiKey: text.optional(),
-      sessionKey: text.optional(),
-      serialNumber: text.optional(),
-    })
-    .default({}),
-  welcomeText: text.max(2000).optional(),
-  telegram: z
-    .strictObject({
-      botToken: telegramBotToken,
-      webhookSecret: telegramWebhookSecret.optional(),
-      apiRoot: url.optional(),
-      mode: z.enum(["webhook", "polling"]).optional(),
-    })
-    .optional(),
-  whatsapp: z
-    .strictObject({
-      accessToken: text,
-      phoneNumberId: z.string().trim().regex(/^\d+$/, "must be the numeric phone number id (not the phone number)"),
-      appSecret: text,
-      verifyToken: text,
-      apiUrl: url.optional(),
-    })
-    .optional(),
-  slack: z
-    .strictObject({
-      botToken: slackBotToken,
-      signingSecret: text.optional(),
-      appToken: z
-        .string()
-        .trim()
-        .regex(/^xapp-[\w-]+$/, "must be an app-level token, xapp-…")
-        .optional(),
-      apiUrl: url.optional(),
-    })
-    .refine((slack) => slack.signingSecret || slack.appToken, "needs signingSecret (HTTP) or appToken (Socket Mode)")
-    .optional(),
-});
+/** A bot entry as validated: the channels' entries are under the plugins' names. */
+type ParsedBot = { id: string; chatbot: Partial<NamedBot["chatbot"]>; welcomeText?: string | undefined } & {
+  [channel: string]: unknown;
+};
 
-const fileSchema = z.strictObject({ bots: z.array(botSchema).default([]) });
+/** The keys of a bot entry that are not a channel's. */
+const BOT_KEYS = new Set(["id", "chatbot", "welcomeText"]);
+
+/** A bot entry: its id, its chatbot, its greeting, and an optional entry per channel plugin that has them. */
+function botSchema(plugins: readonly ChannelPlugin[]) {
+  const channels = Object.fromEntries(
+    plugins.flatMap((plugin) => {
+      if (BOT_KEYS.has(plugin.name)) throw new Error(`a channel plugin cannot be named "${plugin.name}"`);
+      return plugin.botEntry ? [[plugin.name, plugin.botEntry.optional()]] : [];
+    }),
+  );
+  return z.strictObject({
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "must be 1-63 of a-z, 0-9, _ and -, starting with a letter or digit")
+      .refine((id) => id !== "default", "`default` is the bot the environment variables describe; pick another id"),
+    chatbot: z
+      .strictObject({
+        apiUrl: baseUrl.optional(),
+        apiKey: text.optional(),
+        sessionKey: text.optional(),
+        serialNumber: text.optional(),
+      })
+      .default({}),
+    welcomeText: text.max(2000).optional(),
+    ...channels,
+  });
+}
 
 /**
  * Reads the `BRIDGE_CONFIG` file (JSON, or YAML when it ends in `.yaml`/`.yml`). Secrets need not be written
@@ -132,7 +74,12 @@ const fileSchema = z.strictObject({ bots: z.array(botSchema).default([]) });
  * while the tokens stay in the environment. Ids and Telegram tokens must be unique.
  * @throws ConfigError naming the file, the field (e.g. `bots[1].telegram.botToken`) and the fix.
  */
-export function loadBotsFile(file: string, env: Record<string, string>, cwd = process.cwd()): NamedBot[] {
+export function loadBotsFile(
+  file: string,
+  env: Record<string, string>,
+  cwd = process.cwd(),
+  plugins: readonly ChannelPlugin[] = CHANNEL_PLUGINS,
+): NamedBot[] {
   const where = path.resolve(cwd, file);
   let raw: unknown;
   try {
@@ -153,26 +100,23 @@ export function loadBotsFile(file: string, env: Record<string, string>, cwd = pr
       ),
     );
   }
-  const parsed = fileSchema.safeParse(expanded);
+  const parsed = z.strictObject({ bots: z.array(botSchema(plugins)).default([]) }).safeParse(expanded);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => `BRIDGE_CONFIG ${file}: ${fieldPath(issue.path)} ${issue.message}.`),
     );
   }
-  const bots = parsed.data.bots;
+  const bots: ParsedBot[] = parsed.data.bots;
   const problems = [
     ...repeated(bots.map((bot) => bot.id)).map(
       (id) => `BRIDGE_CONFIG ${file}: bot id "${id}" is used twice; ids must be unique.`,
     ),
-    ...repeated(bots.flatMap((bot) => (bot.telegram ? [bot.telegram.botToken] : []))).map(
-      () => `BRIDGE_CONFIG ${file}: two bots share one Telegram bot token; each Telegram bot belongs to one entry.`,
-    ),
-    ...repeated(bots.flatMap((bot) => (bot.whatsapp ? [bot.whatsapp.phoneNumberId] : []))).map(
-      (id) => `BRIDGE_CONFIG ${file}: WhatsApp phone number id ${id} is used twice; each number belongs to one entry.`,
-    ),
-    ...repeated(bots.flatMap((bot) => (bot.slack ? [bot.slack.botToken] : []))).map(
-      () => `BRIDGE_CONFIG ${file}: two bots share one Slack bot token; each Slack app belongs to one entry.`,
-    ),
+    ...plugins.flatMap((plugin) => {
+      const distinct = plugin.distinct;
+      if (!distinct) return [];
+      const values = bots.flatMap((bot) => (plugin.name in bot ? [distinct.of(bot[plugin.name])] : []));
+      return repeated(values).map((value) => `BRIDGE_CONFIG ${file}: ${distinct.problem(value)}`);
+    }),
   ];
   if (problems.length > 0) throw new ConfigError(problems);
   return bots.map((bot) => ({
@@ -184,19 +128,9 @@ export function loadBotsFile(file: string, env: Record<string, string>, cwd = pr
       serialNumber: bot.chatbot.serialNumber,
     },
     welcomeText: bot.welcomeText,
-    telegram: bot.telegram && {
-      botToken: bot.telegram.botToken,
-      webhookSecret: bot.telegram.webhookSecret,
-      apiRoot: bot.telegram.apiRoot,
-      mode: bot.telegram.mode,
-    },
-    whatsapp: bot.whatsapp && { ...bot.whatsapp, apiUrl: bot.whatsapp.apiUrl },
-    slack: bot.slack && {
-      botToken: bot.slack.botToken,
-      signingSecret: bot.slack.signingSecret,
-      appToken: bot.slack.appToken,
-      apiUrl: bot.slack.apiUrl && (bot.slack.apiUrl.endsWith("/") ? bot.slack.apiUrl : `${bot.slack.apiUrl}/`),
-    },
+    channels: Object.fromEntries(
+      plugins.flatMap((plugin) => (bot[plugin.name] === undefined ? [] : [[plugin.name, bot[plugin.name]]])),
+    ),
   }));
 }
 

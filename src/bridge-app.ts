@@ -1,12 +1,6 @@
 import { once } from "node:events";
 import type { Server } from "node:http";
 import express from "express";
-import { type RunningSlack, startSlack } from "../adapters/slack/slack-setup.js";
-import { type TelegramWebhook, telegramWebhookRoutes } from "../adapters/telegram/telegram-routes.js";
-import { type RunningTelegram, startTelegram } from "../adapters/telegram/telegram-setup.js";
-import { WebChannel } from "../adapters/web/web-channel.js";
-import { webChatRoutes } from "../adapters/web/web-routes.js";
-import { startWhatsApp } from "../adapters/whatsapp/whatsapp-setup.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { BackgroundPasses } from "./bridge/background-passes.js";
 import { Bridge } from "./bridge/bridge.js";
@@ -15,6 +9,7 @@ import { createBridgeMetrics } from "./bridge/metrics.js";
 import type { BridgeStore } from "./bridge/store/bridge-store.js";
 import { openBridgeStore } from "./bridge/store/open-bridge-store.js";
 import { answers, type BridgeRole, receives, roleRefusal } from "./bridge-role.js";
+import type { ChannelStatus, RunningChannel } from "./channel-plugin.js";
 import { type ChatbotLinks, resolveChatbots } from "./chatbot-links.js";
 import { type ChatbotHealth, ChatbotMonitor } from "./chatbot-monitor.js";
 import { type Config, ConfigError } from "./config.js";
@@ -25,13 +20,6 @@ import { MailOutbox, type MailRetryPolicy } from "./mail/mail-outbox.js";
 import { createSmtpMailer } from "./mail/smtp-mailer.js";
 import { readinessRoute } from "./readiness.js";
 import { type EmbeddedApi, openEmbeddedApi } from "./server/embedded-api.js";
-
-/** One line of the start banner per channel: enabled, or what is missing. */
-export interface ChannelStatus {
-  name: string;
-  enabled: boolean;
-  detail: string;
-}
 
 /** The running bridge. */
 export interface RunningBridge {
@@ -78,8 +66,10 @@ export async function startBridge(
   let outbox: MailOutbox | undefined;
   let chatbots: ChatbotLinks | undefined;
   let chatbotMonitor: ChatbotMonitor | undefined;
-  const telegrams: RunningTelegram[] = [];
-  const slacks: RunningSlack[] = [];
+  const running: RunningChannel[] = [];
+  const stopChannels = async () => {
+    await Promise.all(running.map((channel) => channel.stop()));
+  };
   let server: Server | undefined;
   try {
     chatbots = resolveChatbots(config, embedded);
@@ -99,11 +89,6 @@ export async function startBridge(
     const app = express();
     app.disable("x-powered-by");
     if (embedded) app.use("/chat", embedded.router);
-    const web = new WebChannel(store.visitorEvents);
-    bridge.attach(web);
-    if (receive) app.use(webChatRoutes(web, bridge, { title: embedded?.demo.chatbot.settings.Name ?? "chatbridge" }));
-    const telegramWebhooks = new Map<string, TelegramWebhook>();
-    if (receive) app.use(telegramWebhookRoutes(telegramWebhooks, { log, onMalformed }));
     app.get("/healthz", (_req, res) => {
       res.json({ status: "ok" });
     });
@@ -114,7 +99,7 @@ export async function startBridge(
       res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });
     if (receive) app.use(adminRoutes(bridge.handoffs, config.adminToken));
-    // Slack and WhatsApp add their routes here once started; the JSON fallbacks stay last.
+    // The channels add their routes here once started; the JSON fallbacks stay last.
     const channelRoutes = express.Router();
     app.use(channelRoutes, unknownRoute, finalErrorHandler(log));
     const listening = await listenOn(app, config.port, options.host ?? "0.0.0.0");
@@ -122,101 +107,17 @@ export async function startBridge(
     // After listening: the embedded API answers on this very server.
     const upstream = await monitor.start();
     const url = `http://127.0.0.1:${config.port}`;
-    const telegramBots = [
-      { botId: "default", telegram: config.telegram },
-      ...config.bots.flatMap((bot) =>
-        bot.telegram
-          ? [
-              {
-                botId: bot.id,
-                telegram: {
-                  ...bot.telegram,
-                  apiRoot: bot.telegram.apiRoot ?? config.telegram.apiRoot,
-                  mode: bot.telegram.mode ?? config.telegram.mode,
-                },
-              },
-            ]
-          : [],
-      ),
-    ];
-    for (const { botId, telegram } of telegramBots) {
-      telegrams.push(
-        await startTelegram({
-          botId,
-          telegram,
-          publicUrl: config.bridge.publicUrl,
-          bridge,
-          webhooks: telegramWebhooks,
-          log,
-          onMalformed,
-          leases: bridgeStore.leases,
-          receive,
-        }),
-      );
+    const deployment = {
+      publicUrl: config.bridge.publicUrl,
+      localUrl: url,
+      title: embedded?.demo.chatbot.settings.Name ?? "chatbridge",
+      sessionIdleMs: config.bridge.sessionIdleMs,
+    };
+    for (const { plugin, bots } of config.channels) {
+      const context = { bots, bridge, http: channelRoutes, store: bridgeStore, log, metrics, onMalformed, receive };
+      running.push(await plugin.start({ ...context, deployment }));
     }
-    const slackBots = [
-      { botId: "default", slack: config.slack },
-      ...config.bots.flatMap((bot) =>
-        bot.slack ? [{ botId: bot.id, slack: { ...bot.slack, apiUrl: bot.slack.apiUrl ?? config.slack.apiUrl } }] : [],
-      ),
-    ];
-    // A thread the bot answered in stays a conversation as long as its session would; "never expires" is a month.
-    const threadMemoryMs = config.bridge.sessionIdleMs || 30 * 24 * 60 * 60 * 1000;
-    for (const { botId, slack } of slackBots) {
-      slacks.push(
-        await startSlack({
-          botId,
-          slack,
-          bridge,
-          app: channelRoutes,
-          log,
-          memory: store.keyv,
-          threadMemoryMs,
-          onMalformed,
-          receive,
-        }),
-      );
-    }
-    const whatsappBots = [
-      { botId: "default", whatsapp: config.whatsapp },
-      ...config.bots.flatMap((bot) =>
-        bot.whatsapp
-          ? [
-              {
-                botId: bot.id,
-                whatsapp: {
-                  ...config.whatsapp,
-                  ...bot.whatsapp,
-                  apiUrl: bot.whatsapp.apiUrl ?? config.whatsapp.apiUrl,
-                },
-              },
-            ]
-          : [],
-      ),
-    ];
-    const channels: ChannelStatus[] = [
-      {
-        name: "web chat",
-        enabled: true,
-        detail: receive ? `${config.bridge.publicUrl ?? url}/` : "answering only (role worker)",
-      },
-      ...telegrams.map((running) => running.status),
-      ...slacks.map((running) => running.status),
-      ...whatsappBots.map(
-        ({ botId, whatsapp }) =>
-          startWhatsApp({
-            botId,
-            whatsapp,
-            bridge,
-            app: channelRoutes,
-            log,
-            onMalformed,
-            onStatus: (status) => metrics.platformStatuses.inc({ channel: "whatsapp", status }),
-            onGraphError: (code) => metrics.platformErrors.inc({ channel: "whatsapp", code: String(code) }),
-            receive,
-          }).status,
-      ),
-    ];
+    const channels: ChannelStatus[] = running.flatMap((channel) => channel.status);
     // Only now, with every channel attached: answers go out through them.
     if (answers(role)) bridge.startWorking();
     const desk = bridge.handoffs;
@@ -234,7 +135,7 @@ export async function startBridge(
       upstreamRetryMs: monitor.retryMs,
       close: async (graceMs) => {
         monitor.stop();
-        await Promise.all([...telegrams, ...slacks].map((running) => running.stop()));
+        await stopChannels();
         const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
         listening.closeIdleConnections();
         await background.stop();
@@ -251,7 +152,7 @@ export async function startBridge(
     };
   } catch (error) {
     chatbotMonitor?.stop();
-    await Promise.all([...telegrams, ...slacks].map((running) => running.stop()));
+    await stopChannels();
     if (server?.listening) {
       const closed = once(server, "close");
       server.close();

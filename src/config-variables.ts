@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { slackBotToken, telegramBotToken, telegramWebhookSecret } from "./bots-file.js";
 
 /** pino levels accepted by `LOG_LEVEL`. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -13,16 +12,20 @@ export interface Variable<T> {
   secret?: boolean;
 }
 
-const optionalText = (fix: string, secret = false): Variable<string | undefined> => ({
-  schema: z.string().trim().min(1).optional(),
+/** Text that is not only blanks, trimmed. */
+export const nonEmptyText = z.string().trim().min(1);
+
+/** An http(s) base URL without trailing slash. */
+export const baseUrl = z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, ""));
+
+/** A variable of free text that may be unset. */
+export const optionalText = (fix: string, secret = false): Variable<string | undefined> => ({
+  schema: nonEmptyText.optional(),
   fix,
   secret,
 });
 
-const httpUrl = z
-  .url({ protocol: /^https?$/ })
-  .transform((url) => url.replace(/\/+$/, ""))
-  .optional();
+const httpUrl = baseUrl.optional();
 
 const apiPath = z
   .string()
@@ -54,7 +57,10 @@ function durationMs(text: string): number {
   return Number(amount) * seconds * 1000;
 }
 
-/** The contract: every variable chatbridge reads, read by `loadConfig` only. Later features add theirs here. */
+/**
+ * The contract: every variable of chatbridge itself, read by `loadConfig` only. Each channel declares its own in its
+ * plugin (adapters/<channel>/settings.ts), read the same way.
+ */
 export const VARIABLES = {
   PORT: {
     schema: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -177,81 +183,6 @@ export const VARIABLES = {
       .max(1000)
       .default("Sorry, that recording is too long for me: I can listen to up to {limit}."),
     fix: "the short text users read when a recording is too long ({limit} becomes the limit, e.g. 10 minutes)",
-  },
-  TELEGRAM_BOT_TOKEN: {
-    schema: telegramBotToken.optional(),
-    fix: "the bot token from @BotFather, or leave it unset to disable Telegram",
-    secret: true,
-  },
-  TELEGRAM_WEBHOOK_SECRET: {
-    schema: telegramWebhookSecret.optional(),
-    fix: "1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's secret_token rules)",
-    secret: true,
-  },
-  TELEGRAM_API_ROOT: {
-    schema: z
-      .url({ protocol: /^https?$/ })
-      .transform((url) => url.replace(/\/+$/, ""))
-      .default("https://api.telegram.org"),
-    fix: "the Bot API root, https://api.telegram.org by default (a local Bot API server or an emulator otherwise)",
-  },
-  TELEGRAM_MODE: {
-    schema: z.enum(["webhook", "polling"]).default("webhook"),
-    fix: "webhook (the default; needs PUBLIC_URL) or polling (for local use without a public URL)",
-  },
-  SLACK_BOT_TOKEN: {
-    schema: slackBotToken.optional(),
-    fix: "the app's Bot User OAuth Token (xoxb-…), or leave it unset to disable Slack",
-    secret: true,
-  },
-  SLACK_SIGNING_SECRET: optionalText("the app's Signing Secret (Basic Information page)", true),
-  SLACK_APP_TOKEN: {
-    schema: z
-      .string()
-      .trim()
-      .regex(/^xapp-[\w-]+$/, "must be an app-level token, xapp-…")
-      .optional(),
-    fix: "an app-level token (xapp-…, scope connections:write) to use Socket Mode, or leave it unset for HTTP",
-    secret: true,
-  },
-  SLACK_API_URL: {
-    schema: z
-      .url({ protocol: /^https?$/ })
-      .transform((url) => (url.endsWith("/") ? url : `${url}/`))
-      .default("https://slack.com/api/"),
-    fix: "the Web API root, https://slack.com/api/ by default (an emulator in tests)",
-  },
-  WHATSAPP_ACCESS_TOKEN: optionalText("a system user's permanent access token with whatsapp_business_messaging", true),
-  WHATSAPP_PHONE_NUMBER_ID: {
-    schema: z.string().trim().regex(/^\d+$/, "must be the numeric phone number id (not the phone number)").optional(),
-    fix: "the phone number id from WhatsApp Manager → API Setup",
-  },
-  WHATSAPP_APP_SECRET: optionalText("the Meta app's App Secret (App settings → Basic), which signs the webhooks", true),
-  WHATSAPP_VERIFY_TOKEN: optionalText(
-    "any string you also enter as the webhook's Verify token in the app dashboard",
-    true,
-  ),
-  WHATSAPP_API_URL: {
-    schema: z
-      .url({ protocol: /^https?$/ })
-      .transform((url) => url.replace(/\/+$/, ""))
-      .default("https://graph.facebook.com"),
-    fix: "the Graph API root, https://graph.facebook.com by default (an emulator in tests)",
-  },
-  WHATSAPP_API_VERSION: {
-    schema: z
-      .string()
-      .regex(/^v\d+\.\d+$/, "must look like v26.0")
-      .default("v26.0"),
-    fix: "a Graph API version such as v26.0 (the default)",
-  },
-  WHATSAPP_STREAMING: {
-    schema: z.enum(["blocks", "whole"]).default("blocks"),
-    fix: "blocks (each finished paragraph as its own message while the answer streams, the default) or whole (one message at the end)",
-  },
-  WHATSAPP_BLOCK_MIN_CHARS: {
-    schema: z.coerce.number().int().min(1).max(4096).default(300),
-    fix: "the fewest characters a streamed block message holds, from 1 to 4096 (default 300)",
   },
   SMTP_URL: {
     schema: z

@@ -2,7 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import type { z } from "zod";
+import { CHANNEL_PLUGINS } from "../adapters/index.js";
 import { loadBotsFile, type NamedBot } from "./bots-file.js";
+import type { ChannelPlugin, ConfiguredChannel } from "./channel-plugin.js";
 import { ConfigError } from "./config-error.js";
 import { type LogLevel, VARIABLES, type Variable } from "./config-variables.js";
 
@@ -35,33 +37,11 @@ export interface Config {
   databaseUrl: string | undefined;
   /** The bridge between the channels and the chatbot. */
   bridge: BridgeConfig;
-  /** The Telegram channel; enabled when `botToken` is set. */
-  telegram: {
-    botToken: string | undefined;
-    webhookSecret: string | undefined;
-    apiRoot: string;
-    mode: "webhook" | "polling";
-  };
-  /** The Slack channel; enabled when `botToken` and `signingSecret` are set. */
-  slack: {
-    botToken: string | undefined;
-    signingSecret: string | undefined;
-    /** The app-level token: Socket Mode instead of HTTP. */
-    appToken: string | undefined;
-    apiUrl: string;
-  };
-  /** The WhatsApp Cloud API channel; enabled when the access token, phone number id, app secret and verify token are set. */
-  whatsapp: {
-    accessToken: string | undefined;
-    phoneNumberId: string | undefined;
-    appSecret: string | undefined;
-    verifyToken: string | undefined;
-    apiUrl: string;
-    apiVersion: string;
-    /** Block streaming (paragraphs as they finish) or whole answers. */
-    streaming: "blocks" | "whole";
-    blockMinChars: number;
-  };
+  /**
+   * Every channel plugin with its bots (the bot `default` first, from the plugin's variables; then each bot of
+   * BRIDGE_CONFIG with an entry for the channel, completed from the default's settings), in the plugins' order.
+   */
+  channels: ConfiguredChannel[];
   /** Outgoing e-mail (handoff mails, daily digests); undefined `smtpUrl` = no mail can be sent. */
   mail: {
     /** `smtp://user:pass@host:587` or `smtps://…:465`. */
@@ -152,7 +132,19 @@ export interface MediaConfig {
 export { ConfigError } from "./config-error.js";
 
 /** The names of every variable chatbridge reads (documented in .env.example and docs/configuration.md). */
-export const CONFIG_VARIABLES = Object.keys(VARIABLES) as (keyof typeof VARIABLES)[];
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(allVariables(CHANNEL_PLUGINS));
+
+/** chatbridge's own variables and those of each channel plugin; a name declared twice is a programming error. */
+function allVariables(plugins: readonly ChannelPlugin[]): Record<string, Variable<unknown>> {
+  const all: Record<string, Variable<unknown>> = { ...VARIABLES };
+  for (const plugin of plugins) {
+    for (const [name, variable] of Object.entries(plugin.variables)) {
+      if (name in all) throw new Error(`the variable ${name} of the channel plugin "${plugin.name}" is declared twice`);
+      all[name] = variable;
+    }
+  }
+  return all;
+}
 
 type Values = { [K in keyof typeof VARIABLES]: z.output<(typeof VARIABLES)[K]["schema"]> };
 
@@ -175,17 +167,19 @@ export function environment(env: NodeJS.ProcessEnv, envFile: string | undefined)
 }
 
 /**
- * Validates the environment into a {@link Config}. This is the only reader of `process.env`.
+ * Validates the environment into a {@link Config}: chatbridge's variables and those of each channel plugin
+ * (`options.plugins`, by default every channel of adapters/index.ts). This is the only reader of `process.env`.
  * @throws ConfigError listing every invalid variable.
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
-  options: { envFile?: string | undefined; cwd?: string } = { envFile: ".env" },
+  options: { envFile?: string | undefined; cwd?: string; plugins?: readonly ChannelPlugin[] } = { envFile: ".env" },
 ): Config {
+  const plugins = options.plugins ?? CHANNEL_PLUGINS;
   const source = environment(env, options.envFile);
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
-  for (const [name, variable] of Object.entries(VARIABLES) as [string, Variable<unknown>][]) {
+  for (const [name, variable] of Object.entries(allVariables(plugins))) {
     const raw = source[name];
     const result = variable.schema.safeParse(raw);
     if (result.success) values[name] = result.data;
@@ -204,6 +198,7 @@ export function loadConfig(
   if (problems.length > 0) throw new ConfigError(problems);
   const v = values as Values;
   const cwd = options.cwd ?? process.cwd();
+  const bots = v.BRIDGE_CONFIG ? loadBotsFile(v.BRIDGE_CONFIG, source, cwd, plugins) : [];
   return {
     port: v.PORT,
     shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
@@ -245,31 +240,10 @@ export function loadConfig(
         offerAfterNoAnswers: v.HANDOFF_OFFER_AFTER,
       },
     },
-    telegram: {
-      botToken: v.TELEGRAM_BOT_TOKEN,
-      webhookSecret: v.TELEGRAM_WEBHOOK_SECRET,
-      apiRoot: v.TELEGRAM_API_ROOT,
-      mode: v.TELEGRAM_MODE,
-    },
-    slack: {
-      botToken: v.SLACK_BOT_TOKEN,
-      signingSecret: v.SLACK_SIGNING_SECRET,
-      appToken: v.SLACK_APP_TOKEN,
-      apiUrl: v.SLACK_API_URL,
-    },
-    whatsapp: {
-      accessToken: v.WHATSAPP_ACCESS_TOKEN,
-      phoneNumberId: v.WHATSAPP_PHONE_NUMBER_ID,
-      appSecret: v.WHATSAPP_APP_SECRET,
-      verifyToken: v.WHATSAPP_VERIFY_TOKEN,
-      apiUrl: v.WHATSAPP_API_URL,
-      apiVersion: v.WHATSAPP_API_VERSION,
-      streaming: v.WHATSAPP_STREAMING,
-      blockMinChars: v.WHATSAPP_BLOCK_MIN_CHARS,
-    },
+    channels: configuredChannels(plugins, values, bots),
     mail: { smtpUrl: v.SMTP_URL, from: v.MAIL_FROM },
     adminToken: v.ADMIN_TOKEN,
-    bots: v.BRIDGE_CONFIG ? loadBotsFile(v.BRIDGE_CONFIG, source, cwd) : [],
+    bots,
     llm: {
       baseUrl: v.LLM_BASE_URL,
       apiKey: v.LLM_API_KEY,
@@ -277,4 +251,22 @@ export function loadConfig(
       transcribeModel: v.LLM_TRANSCRIBE_MODEL,
     },
   };
+}
+
+/** Each plugin's bots: `default` from the plugin's variables, then every bot of the file with an entry for it. */
+function configuredChannels(
+  plugins: readonly ChannelPlugin[],
+  values: Readonly<Record<string, unknown>>,
+  bots: readonly NamedBot[],
+): ConfiguredChannel[] {
+  return plugins.map((plugin) => {
+    const own = Object.fromEntries(Object.keys(plugin.variables).map((name) => [name, values[name]]));
+    const defaults = plugin.settingsFromVariables(own);
+    const named = bots.flatMap((bot) =>
+      plugin.name in bot.channels
+        ? [{ botId: bot.id, settings: plugin.settingsForBot(bot.channels[plugin.name], defaults) }]
+        : [],
+    );
+    return { plugin, bots: [{ botId: "default", settings: defaults }, ...named] };
+  });
 }

@@ -1,6 +1,6 @@
 import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
-import type { LogLevel } from "./config.js";
+import type { LogLevel } from "./config-variables.js";
 
 export type { Logger } from "pino";
 

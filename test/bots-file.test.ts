@@ -51,19 +51,23 @@ describe("BRIDGE_CONFIG", () => {
         id: "sales",
         chatbot: { apiUrl: undefined, apiKey: "sk-sales", sessionKey: undefined, serialNumber: "sn-sales" },
         welcomeText: "Welcome to sales",
-        telegram: { botToken: TOKEN, webhookSecret: "s3cret", apiRoot: undefined, mode: undefined },
-        slack: {
-          botToken: "xoxb-1-sales",
-          signingSecret: "sign-me",
-          appToken: undefined,
-          apiUrl: "http://127.0.0.1:9/api/",
+        channels: {
+          telegram: { botToken: TOKEN, webhookSecret: "s3cret", apiRoot: undefined, mode: undefined },
+          slack: {
+            botToken: "xoxb-1-sales",
+            signingSecret: "sign-me",
+            appToken: undefined,
+            apiUrl: "http://127.0.0.1:9/api/",
+          },
         },
       },
       {
         id: "rentals",
         chatbot: { apiUrl: undefined, apiKey: undefined, sessionKey: undefined, serialNumber: undefined },
         welcomeText: undefined,
-        telegram: { botToken: OTHER_TOKEN, webhookSecret: undefined, apiRoot: undefined, mode: "polling" },
+        channels: {
+          telegram: { botToken: OTHER_TOKEN, webhookSecret: undefined, apiRoot: undefined, mode: "polling" },
+        },
       },
     ]);
   });
@@ -125,7 +129,7 @@ describe("BRIDGE_CONFIG", () => {
   it("reads WhatsApp numbers and refuses one number in two entries", () => {
     const number = { accessToken: "EAAG-x", phoneNumberId: "200000000000002", appSecret: "s", verifyToken: "v" };
     const one = file("w1.json", JSON.stringify({ bots: [{ id: "rentals", whatsapp: number }] }));
-    expect(loadBotsFile(one, {})[0]?.whatsapp).toEqual({ ...number, apiUrl: undefined });
+    expect(loadBotsFile(one, {})[0]?.channels.whatsapp).toEqual({ ...number, apiUrl: undefined });
     const twice = file(
       "w2.json",
       JSON.stringify({

@@ -62,23 +62,104 @@ describe("loadConfig", () => {
           offerAfterNoAnswers: 1,
         },
       },
-      telegram: { botToken: undefined, webhookSecret: undefined, apiRoot: "https://api.telegram.org", mode: "webhook" },
-      slack: { botToken: undefined, signingSecret: undefined, appToken: undefined, apiUrl: "https://slack.com/api/" },
-      whatsapp: {
-        accessToken: undefined,
-        phoneNumberId: undefined,
-        appSecret: undefined,
-        verifyToken: undefined,
-        apiUrl: "https://graph.facebook.com",
-        apiVersion: "v26.0",
-        streaming: "blocks",
-        blockMinChars: 300,
-      },
+      channels: expect.any(Array),
       mail: { smtpUrl: undefined, from: undefined },
       adminToken: undefined,
       bots: [],
       llm: { baseUrl: undefined, apiKey: undefined, model: undefined, transcribeModel: undefined },
     });
+  });
+
+  it("gives each channel plugin the bot default from its variables, in the order of the banner", () => {
+    const channels = loadConfig({}, noFile).channels.map(({ plugin, bots }) => [plugin.name, bots]);
+    expect(channels).toEqual([
+      ["web", [{ botId: "default", settings: {} }]],
+      [
+        "telegram",
+        [
+          {
+            botId: "default",
+            settings: {
+              botToken: undefined,
+              webhookSecret: undefined,
+              apiRoot: "https://api.telegram.org",
+              mode: "webhook",
+            },
+          },
+        ],
+      ],
+      [
+        "slack",
+        [
+          {
+            botId: "default",
+            settings: {
+              botToken: undefined,
+              signingSecret: undefined,
+              appToken: undefined,
+              apiUrl: "https://slack.com/api/",
+            },
+          },
+        ],
+      ],
+      [
+        "whatsapp",
+        [
+          {
+            botId: "default",
+            settings: {
+              accessToken: undefined,
+              phoneNumberId: undefined,
+              appSecret: undefined,
+              verifyToken: undefined,
+              apiUrl: "https://graph.facebook.com",
+              apiVersion: "v26.0",
+              streaming: "blocks",
+              blockMinChars: 300,
+            },
+          },
+        ],
+      ],
+    ]);
+  });
+
+  it("completes each named bot's channel settings from the bot default's, and names a bad one", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "chatbridge-config-bots-"));
+    const token = "123456789:AAbbccddeeffgghhiijjkkll";
+    const number = { accessToken: "EAAG-x", phoneNumberId: "200000000000002", appSecret: "s", verifyToken: "v" };
+    const bots = { bots: [{ id: "sales", telegram: { botToken: token }, whatsapp: number }, { id: "quiet" }] };
+    writeFileSync(path.join(dir, "bots.json"), JSON.stringify(bots));
+    const env = {
+      BRIDGE_CONFIG: "bots.json",
+      TELEGRAM_API_ROOT: "http://127.0.0.1:8081/",
+      TELEGRAM_MODE: "polling",
+      TELEGRAM_WEBHOOK_SECRET: "only-the-default-bot",
+      WHATSAPP_API_VERSION: "v25.0",
+      WHATSAPP_STREAMING: "whole",
+    };
+    const config = loadConfig(env, { envFile: undefined, cwd: dir });
+    const botsOf = (name: string) => config.channels.find(({ plugin }) => plugin.name === name)?.bots;
+    expect(botsOf("telegram")?.[1]).toEqual({
+      botId: "sales",
+      settings: { botToken: token, webhookSecret: undefined, apiRoot: "http://127.0.0.1:8081", mode: "polling" },
+    });
+    expect(botsOf("whatsapp")?.[1]).toEqual({
+      botId: "sales",
+      settings: {
+        ...number,
+        apiUrl: "https://graph.facebook.com",
+        apiVersion: "v25.0",
+        streaming: "whole",
+        blockMinChars: 300,
+      },
+    });
+    // A bot without a channel's entry is not on that channel; the web chat belongs to the bot default only.
+    expect(botsOf("slack")?.map((bot) => bot.botId)).toEqual(["default"]);
+    expect(botsOf("web")?.map((bot) => bot.botId)).toEqual(["default"]);
+    writeFileSync(path.join(dir, "bots.json"), JSON.stringify({ bots: [{ id: "web", web: {} }] }));
+    expect(() => loadConfig({ BRIDGE_CONFIG: "bots.json" }, { envFile: undefined, cwd: dir })).toThrow(
+      /bots\[0\] Unrecognized key: "web"/,
+    );
   });
 
   it("reads every variable", () => {

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { readUpdate } from "../../adapters/telegram/telegram-schema.js";
+import { readUpdate } from "../../adapters/telegram/schema.js";
 import { malformedPayloadReporter } from "../../src/bridge/malformed-payloads.js";
 import { createBridgeMetrics } from "../../src/bridge/metrics.js";
 import { payloadShape } from "../../src/bridge/payload-shape.js";

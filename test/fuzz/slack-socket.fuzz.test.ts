@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { screenEventsPayload, screenInteractivePayload } from "../../adapters/slack/slack-schema.js";
+import { screenEventsPayload, screenInteractivePayload } from "../../adapters/slack/schema.js";
 import type { RunningBridge } from "../../src/bridge-app.js";
 import { SlackEmulator } from "../emulators/slack.js";
 import { startBridgeUnderTest } from "../support/bridge-under-test.js";

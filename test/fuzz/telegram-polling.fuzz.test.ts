@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { readUpdate } from "../../adapters/telegram/telegram-schema.js";
+import { readUpdate } from "../../adapters/telegram/schema.js";
 import type { RunningBridge } from "../../src/bridge-app.js";
 import { TelegramEmulator } from "../emulators/telegram.js";
 import { startBridgeUnderTest } from "../support/bridge-under-test.js";

@@ -1,7 +1,7 @@
-import { screenEventsPayload, screenInteractivePayload } from "../../adapters/slack/slack-schema.js";
-import { readUpdate } from "../../adapters/telegram/telegram-schema.js";
-import { webChatMessage } from "../../adapters/web/web-routes.js";
-import { readDelivery } from "../../adapters/whatsapp/whatsapp-schema.js";
+import { screenEventsPayload, screenInteractivePayload } from "../../adapters/slack/schema.js";
+import { readUpdate } from "../../adapters/telegram/schema.js";
+import { webChatMessage } from "../../adapters/web/routes.js";
+import { readDelivery } from "../../adapters/whatsapp/schema.js";
 import { slackSignature } from "../emulators/slack-deliver.js";
 import { hubSignature } from "../emulators/whatsapp-webhook.js";
 import { fuzzer, type Json } from "./mutate.js";
@@ -35,7 +35,7 @@ export interface FuzzSecrets {
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-/** The routes' body limits (telegram-routes.ts, whatsapp-setup.ts, slack-http.ts, web-routes.ts). */
+/** The routes' body limits (routes.ts of telegram, whatsapp and web; slack/http-receiver.ts). */
 const LIMITS: Record<Target, number> = {
   telegram: MiB,
   whatsapp: 3 * MiB,

@@ -29,7 +29,7 @@ export const HANDOFF_INDEX_KEY = "handoff:active";
 export const HANDOFF_CONFIRMED_PREFIX = "handoff-confirmed:";
 /** `unanswered:<conversation>`: the chatbot's answers without an answer in a row (handoff-desk.ts). */
 export const UNANSWERED_PREFIX = "unanswered:";
-/** `slack-thread:<bot>:<channel>:<thread ts>`: a Slack thread the bot takes part in (slack-threads.ts). */
+/** `slack-thread:<bot>:<channel>:<thread ts>`: a Slack thread the bot takes part in (adapters/slack/threads.ts). */
 export const SLACK_THREAD_PREFIX = "slack-thread:";
 /** `mail-outbox:mail:<mail id>`: a mail waiting for another attempt (mail-outbox.ts). */
 export const MAIL_OUTBOX_ENTRY_PREFIX = "mail-outbox:mail:";

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { SlackChannel } from "../../../adapters/slack/slack-channel.js";
+import { SlackChannel } from "../../../adapters/slack/outbound.js";
 import type { ReplyTarget } from "../../../src/bridge/inbound.js";
 import { createLogger } from "../../../src/log.js";
 import { SlackEmulator, type SlackLimits } from "../../emulators/slack.js";

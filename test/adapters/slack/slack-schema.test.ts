@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { screenEventsPayload, screenInteractivePayload } from "../../../adapters/slack/slack-schema.js";
+import { screenEventsPayload, screenInteractivePayload } from "../../../adapters/slack/schema.js";
 
 const FIXTURES = new URL("../../fixtures/vercel-chat/", import.meta.url);
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(name, FIXTURES), "utf8"));

@@ -1,8 +1,8 @@
 import type { Update } from "grammy/types";
 import { afterEach, describe, expect, it } from "vitest";
-import { TelegramChannel } from "../../../adapters/telegram/telegram-channel.js";
-import type { DeliveryOutcome } from "../../../adapters/telegram/telegram-inbound.js";
-import { TelegramPoller } from "../../../adapters/telegram/telegram-polling.js";
+import type { DeliveryOutcome } from "../../../adapters/telegram/delivery.js";
+import { TelegramChannel } from "../../../adapters/telegram/outbound.js";
+import { TelegramPoller } from "../../../adapters/telegram/polling.js";
 import { MediaTooLargeError } from "../../../src/bridge/channel.js";
 import type { ReplyTarget } from "../../../src/bridge/inbound.js";
 import { type EmulatorLimits, TelegramEmulator } from "../../emulators/telegram.js";

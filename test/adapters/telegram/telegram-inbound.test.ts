@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TelegramInbound } from "../../../adapters/telegram/telegram-inbound.js";
+import { TelegramInbound } from "../../../adapters/telegram/delivery.js";
 import type { InboundMessage, InboundSink } from "../../../src/bridge/inbound.js";
 import type { MalformedPayload } from "../../../src/bridge/malformed-payloads.js";
 import { payloadShape } from "../../../src/bridge/payload-shape.js";

@@ -8,8 +8,8 @@ import {
   LeasedTelegramPolling,
   POLLING_LEASE_MS,
   POLLING_RETRY_MS,
-} from "../../../adapters/telegram/telegram-leased-polling.js";
-import { TelegramPoller } from "../../../adapters/telegram/telegram-polling.js";
+} from "../../../adapters/telegram/leased-polling.js";
+import { TelegramPoller } from "../../../adapters/telegram/polling.js";
 import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { REDIS_LEASE_PREFIX } from "../../../src/bridge/store/key-prefixes.js";
 import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";

@@ -1,7 +1,7 @@
 import type { Api } from "grammy";
 import { describe, expect, it } from "vitest";
-import { TelegramInbound } from "../../../adapters/telegram/telegram-inbound.js";
-import { TelegramPoller } from "../../../adapters/telegram/telegram-polling.js";
+import { TelegramInbound } from "../../../adapters/telegram/delivery.js";
+import { TelegramPoller } from "../../../adapters/telegram/polling.js";
 import type { InboundMessage } from "../../../src/bridge/inbound.js";
 import type { MalformedPayload } from "../../../src/bridge/malformed-payloads.js";
 import { until } from "../../support/waiting.js";

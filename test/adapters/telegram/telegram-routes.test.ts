@@ -4,13 +4,13 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { DeliveryOutcome } from "../../../adapters/telegram/telegram-inbound.js";
+import type { DeliveryOutcome } from "../../../adapters/telegram/delivery.js";
 import {
   SECRET_HEADER,
   secretMatches,
   type TelegramWebhook,
   telegramWebhookRoutes,
-} from "../../../adapters/telegram/telegram-routes.js";
+} from "../../../adapters/telegram/routes.js";
 import type { MalformedPayload, ReportMalformed } from "../../../src/bridge/malformed-payloads.js";
 
 vi.mock("node:crypto", async (importOriginal) => {

@@ -95,13 +95,10 @@ describe("chatbridge start with Telegram", () => {
     expect(failure).toBeInstanceOf(ConfigError);
     expect((failure as ConfigError).problems[0]).toMatch(/^TELEGRAM_WEBHOOK_SECRET is not set: in webhook mode/);
     // Nothing kept listening: the same port can be taken again at once.
-    const again = await startBridge(
-      { ...config, telegram: { ...config.telegram, botToken: undefined } },
-      createLogger("silent"),
-      {
-        host: "127.0.0.1",
-      },
-    );
+    const withoutTelegram = await configWith({ PUBLIC_URL: "https://bot.example.com", TELEGRAM_BOT_TOKEN: "" });
+    const again = await startBridge({ ...withoutTelegram, port: config.port }, createLogger("silent"), {
+      host: "127.0.0.1",
+    });
     await again.close(1000);
   });
 });

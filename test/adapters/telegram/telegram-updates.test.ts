@@ -1,6 +1,6 @@
 import type { Update } from "grammy/types";
 import { describe, expect, it } from "vitest";
-import { type ParsedUpdate, parseUpdate } from "../../../adapters/telegram/telegram-updates.js";
+import { type ParsedUpdate, parseUpdate } from "../../../adapters/telegram/inbound.js";
 import type { InboundMessage } from "../../../src/bridge/inbound.js";
 import {
   ADA,

@@ -1,7 +1,7 @@
 import type { Response } from "express";
 import { afterEach, describe, expect, it } from "vitest";
+import { WebChannel } from "../../../adapters/web/outbound.js";
 import { webChatPage } from "../../../adapters/web/page.js";
-import { WebChannel } from "../../../adapters/web/web-channel.js";
 import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { openMemoryStore } from "../../../src/bridge/store/memory-store.js";
 

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { WhatsAppChannel } from "../../../adapters/whatsapp/whatsapp-channel.js";
+import { WhatsAppChannel } from "../../../adapters/whatsapp/outbound.js";
 import { createLogger } from "../../../src/log.js";
 import { WhatsAppEmulator } from "../../emulators/whatsapp.js";
 import { channelFailure } from "../../support/channel-failure.js";

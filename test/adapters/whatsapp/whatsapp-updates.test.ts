@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseDelivery } from "../../../adapters/whatsapp/whatsapp-updates.js";
+import { parseDelivery } from "../../../adapters/whatsapp/inbound.js";
 
 const FIXTURES = new URL("../../fixtures/vercel-chat/", import.meta.url);
 const fixture = JSON.parse(readFileSync(new URL("dm-whatsapp.json", FIXTURES), "utf8"));

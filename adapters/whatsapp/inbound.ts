@@ -1,7 +1,7 @@
 import type { InboundMessage, MediaRef } from "../../src/bridge/inbound.js";
 import type { Refusal } from "../../src/bridge/malformed-payloads.js";
-import { ASK_PREFIX } from "./whatsapp-channel.js";
-import { readDelivery, type WhatsAppMedia, type WhatsAppMessage } from "./whatsapp-schema.js";
+import { ASK_PREFIX } from "./outbound.js";
+import { readDelivery, type WhatsAppMedia, type WhatsAppMessage } from "./schema.js";
 
 /** A status update of a message the bot sent: recorded for metrics, never answered. */
 export interface SentMessageStatus {

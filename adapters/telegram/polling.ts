@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Api } from "grammy";
 import type { Logger } from "../../src/log.js";
-import { operatorProblem } from "./telegram-errors.js";
-import type { DeliveryOutcome } from "./telegram-inbound.js";
+import type { DeliveryOutcome } from "./delivery.js";
+import { operatorProblem } from "./errors.js";
 
 /** grammY's Node build types signals with the `abort-controller` polyfill; Node's own signal works the same. */
 type GrammySignal = Parameters<Api["getUpdates"]>[1];

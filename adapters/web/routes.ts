@@ -1,8 +1,8 @@
 import express, { Router } from "express";
 import { z } from "zod";
 import type { InboundSink } from "../../src/bridge/inbound.js";
+import type { WebChannel } from "./outbound.js";
 import { webChatPage } from "./page.js";
-import type { WebChannel } from "./web-channel.js";
 
 const visitorId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8–64 letters, digits, - or _");
 /** A message the web chat page posts. */

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response, Router } from 
 import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
 import type { Logger } from "../../src/log.js";
 import { sameSecret } from "../../src/secrets.js";
-import type { DeliveryOutcome } from "./telegram-inbound.js";
+import type { DeliveryOutcome } from "./delivery.js";
 
 /** The header Telegram sends the webhook's `secret_token` in (https://core.telegram.org/bots/api#setwebhook). */
 export const SECRET_HEADER = "x-telegram-bot-api-secret-token";

@@ -12,8 +12,8 @@ import { ChannelError, MediaTooLargeError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
 import type { Logger } from "../../src/log.js";
+import { operatorProblem, toChannelError } from "./errors.js";
 import { markdownToTelegramHtml, measureMarkdown, visibleLength } from "./format.js";
-import { operatorProblem, toChannelError } from "./telegram-errors.js";
 
 /**
  * Telegram's limits as the pacer should keep them. The Bot API documents only rough numbers, and sends, edits,
@@ -65,7 +65,7 @@ export interface TelegramChannelOptions {
 
 /**
  * Telegram as a bridge channel, over grammY's `Api` (no `Bot`, no polling: updates arrive through the routes or
- * the poller in `telegram-setup.ts`). Private chats stream answers as native drafts (sendMessageDraft) that the
+ * the poller in `setup.ts`). Private chats stream answers as native drafts (sendMessageDraft) that the
  * final sendMessage persists; groups stream by editing the sent message. Text goes as HTML rendered from the
  * chatbot's markdown.
  */

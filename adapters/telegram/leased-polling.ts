@@ -1,7 +1,7 @@
 import type { Leases } from "../../src/bridge/store/leases.js";
 import { runWhileLeased } from "../../src/bridge/store/while-leased.js";
 import type { Logger } from "../../src/log.js";
-import type { TelegramPoller } from "./telegram-polling.js";
+import type { TelegramPoller } from "./polling.js";
 
 /**
  * How long the polling lease lasts without a renewal (it is renewed every third of it). It need not outlast a long

@@ -3,7 +3,7 @@ import type { App, Receiver, Logger as SlackLogger } from "@slack/bolt";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
 import { sameSecret } from "../../src/secrets.js";
-import { type ScreenedSlackPayload, screenEventsPayload, screenInteractivePayload } from "./slack-schema.js";
+import { type ScreenedSlackPayload, screenEventsPayload, screenInteractivePayload } from "./schema.js";
 
 /** Slack's replay window: "more than five minutes from local time" is refused (https://docs.slack.dev/authentication/verifying-requests-from-slack). */
 const MAX_CLOCK_SKEW_S = 5 * 60;
@@ -30,7 +30,7 @@ type Endpoint = "events" | "interactive";
  * JSON: a request whose X-Slack-Request-Timestamp is missing or more than five minutes from now, in either direction,
  * is refused with 401 before its body is read; the body is read up to 1 MB while it streams (413 beyond, from the
  * app's error handler); X-Slack-Signature (HMAC-SHA256 of `v0:<timestamp>:<body>`, compared in constant time) must
- * match, else 401 and nothing is processed. An authentic payload is then sorted (slack-schema.ts): the
+ * match, else 401 and nothing is processed. An authentic payload is then sorted (schema.ts): the
  * url_verification challenge is answered, a payload that does not fit is reported and acknowledged (Slack would
  * otherwise retry it), an ignored kind acknowledged unread, and the rest handed to Bolt, answered once the bridge has
  * taken it (milliseconds, inside Slack's 3 s), or 500 so that Slack delivers it again. Events acknowledgements carry

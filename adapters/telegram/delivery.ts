@@ -1,8 +1,8 @@
 import type { InboundSink } from "../../src/bridge/inbound.js";
 import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
 import type { Logger } from "../../src/log.js";
-import { readUpdate } from "./telegram-schema.js";
-import { type BotIdentity, parseUpdate } from "./telegram-updates.js";
+import { type BotIdentity, parseUpdate } from "./inbound.js";
+import { readUpdate } from "./schema.js";
 
 /** What became of one update; `malformed` when it does not fit what the bridge reads (nothing of it is used). */
 export type DeliveryOutcome = "accepted" | "duplicate" | "stopping" | "cancelled" | "ignored" | "malformed";
@@ -22,7 +22,7 @@ export interface TelegramInboundOptions {
 /**
  * Hands updates to the bridge, the same way for webhooks and long polling: parsed into messages (or a stop
  * request), updates that mean nothing to the bridge dropped. An update that does not fit the schema of the fields
- * the bridge reads (telegram-schema.ts) is `malformed`: reported, never handed on, and acknowledged like any other,
+ * the bridge reads (schema.ts) is `malformed`: reported, never handed on, and acknowledged like any other,
  * since it came with the right secret (or from getUpdates) and refusing it would only make Telegram send it again.
  */
 export class TelegramInbound {

@@ -1,7 +1,7 @@
 import type { App, Receiver, ReceiverEvent, Logger as SlackLogger } from "@slack/bolt";
 import { SocketModeClient } from "@slack/socket-mode";
 import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
-import { type ScreenedSlackPayload, screenEventsPayload, screenInteractivePayload } from "./slack-schema.js";
+import { type ScreenedSlackPayload, screenEventsPayload, screenInteractivePayload } from "./schema.js";
 
 /** What {@link SlackSocketReceiver} needs. */
 export interface SlackSocketOptions {
@@ -53,7 +53,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * Socket Mode for workspaces without a public URL: Slack pushes events and button taps over a WebSocket that the
- * app opens (apps.connections.open), reconnecting by itself. Envelopes are sorted as over HTTP (slack-schema.ts): one
+ * app opens (apps.connections.open), reconnecting by itself. Envelopes are sorted as over HTTP (schema.ts): one
  * that does not fit what the bridge reads is reported and acknowledged without reaching Bolt, an ignored kind
  * acknowledged unread. The others are acknowledged only after Bolt has run its listeners, that is once the bridge has
  * taken the message, so if that fails Slack sends it again, as it retries an unanswered webhook.

@@ -2,29 +2,16 @@ import type { Channel } from "../../src/bridge/channel.js";
 import type { InboundSink } from "../../src/bridge/inbound.js";
 import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
 import type { Leases } from "../../src/bridge/store/leases.js";
+import type { ChannelStatus } from "../../src/channel-plugin.js";
 import { ConfigError } from "../../src/config-error.js";
 import type { Logger } from "../../src/log.js";
-import { TelegramChannel } from "./telegram-channel.js";
-import { toChannelError } from "./telegram-errors.js";
-import { TelegramInbound } from "./telegram-inbound.js";
-import { LeasedTelegramPolling } from "./telegram-leased-polling.js";
-import { ALLOWED_UPDATES, TelegramPoller } from "./telegram-polling.js";
-import { TELEGRAM_WEBHOOK_PATH, type TelegramWebhook } from "./telegram-routes.js";
-
-/** One line of the start banner: Telegram enabled (and how it receives), or what is missing. */
-export interface TelegramStatus {
-  name: string;
-  enabled: boolean;
-  detail: string;
-}
-
-/** One bot's Telegram settings: TELEGRAM_* for the bot `default`, its `telegram` entry in BRIDGE_CONFIG otherwise. */
-export interface TelegramSettings {
-  botToken: string | undefined;
-  webhookSecret: string | undefined;
-  apiRoot: string;
-  mode: "webhook" | "polling";
-}
+import { TelegramInbound } from "./delivery.js";
+import { toChannelError } from "./errors.js";
+import { LeasedTelegramPolling } from "./leased-polling.js";
+import { TelegramChannel } from "./outbound.js";
+import { ALLOWED_UPDATES, TelegramPoller } from "./polling.js";
+import { TELEGRAM_WEBHOOK_PATH, type TelegramWebhook } from "./routes.js";
+import type { TelegramSettings } from "./settings.js";
 
 /** What {@link startTelegram} needs: the bridge takes the messages and owns the channel's outbound side. */
 export interface TelegramStartOptions {
@@ -51,7 +38,7 @@ export interface TelegramStartOptions {
 /** Telegram running: its channel (undefined when disabled), its banner line, and how to stop receiving. */
 export interface RunningTelegram {
   channel: TelegramChannel | undefined;
-  status: TelegramStatus;
+  status: ChannelStatus;
   /** Stops long polling (webhook mode: nothing to stop; Telegram keeps updates until the next start). */
   stop(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { InboundMessage, MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import { CONTENT_SUBTYPES } from "./slack-schema.js";
+import { CONTENT_SUBTYPES } from "./schema.js";
 
 /** The bot as Slack knows it (from auth.test): needed to drop its own messages and to see mentions of it. */
 export interface SlackBotIdentity {

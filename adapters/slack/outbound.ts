@@ -13,8 +13,8 @@ import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
 import { TokenBucket } from "../../src/bridge/reply/token-bucket.js";
 import type { Logger } from "../../src/log.js";
+import { operatorProblem, toChannelError } from "./errors.js";
 import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
-import { operatorProblem, toChannelError } from "./slack-errors.js";
 
 /**
  * Slack's limits as the pacer keeps them (https://docs.slack.dev/apis/web-api/rate-limits). Slack limits each

@@ -4,13 +4,15 @@ import type Keyv from "keyv";
 import type { Channel } from "../../src/bridge/channel.js";
 import type { InboundSink } from "../../src/bridge/inbound.js";
 import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
+import type { ChannelStatus } from "../../src/channel-plugin.js";
 import type { Logger } from "../../src/log.js";
-import { SlackChannel } from "./slack-channel.js";
-import { parseQuickReply, parseSlackEvent, QUICK_REPLY_ACTION } from "./slack-events.js";
-import { SlackHttpReceiver } from "./slack-http.js";
-import type { CheckedBlockActions, CheckedMessageEvent, CheckedThreadStarted } from "./slack-schema.js";
-import { SlackSocketReceiver } from "./slack-socket.js";
-import { SlackThreads } from "./slack-threads.js";
+import { SlackHttpReceiver } from "./http-receiver.js";
+import { parseQuickReply, parseSlackEvent, QUICK_REPLY_ACTION } from "./inbound.js";
+import { SlackChannel } from "./outbound.js";
+import type { CheckedBlockActions, CheckedMessageEvent, CheckedThreadStarted } from "./schema.js";
+import type { SlackSettings } from "./settings.js";
+import { SlackSocketReceiver } from "./socket-receiver.js";
+import { SlackThreads } from "./threads.js";
 
 /** What Bolt's context tells about the bot and the workspace. */
 interface SlackContext {
@@ -24,22 +26,6 @@ export const SLACK_EVENTS_PATH = "/webhooks/slack/events";
 
 /** The interactivity path (button taps) of the default bot; named bots use `${SLACK_ACTIONS_PATH}/<botId>`. */
 export const SLACK_ACTIONS_PATH = "/webhooks/slack/actions";
-
-/** One bot's Slack settings: SLACK_* for the bot `default`, its `slack` entry in BRIDGE_CONFIG otherwise. */
-export interface SlackSettings {
-  botToken: string | undefined;
-  signingSecret: string | undefined;
-  /** The app-level token (xapp-…): Socket Mode instead of HTTP. */
-  appToken?: string | undefined;
-  apiUrl: string;
-}
-
-/** One line of the start banner. */
-export interface SlackStatus {
-  name: string;
-  enabled: boolean;
-  detail: string;
-}
 
 /** What {@link startSlack} needs. */
 export interface SlackStartOptions {
@@ -65,7 +51,7 @@ export interface SlackStartOptions {
 /** Slack running: its channel (undefined when disabled), its banner line, and how to stop receiving. */
 export interface RunningSlack {
   channel: SlackChannel | undefined;
-  status: SlackStatus;
+  status: ChannelStatus;
   /** Closes the Socket Mode connection (HTTP mode: nothing to close; Slack retries what it could not deliver). */
   stop(): Promise<void>;
 }
@@ -133,7 +119,7 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
   });
   const channel = new SlackChannel({ token: slack.botToken, apiUrl: slack.apiUrl, botId, log });
   const threads = new SlackThreads(options.memory, botId, options.threadMemoryMs);
-  // The receivers dispatch only payloads slack-schema.ts checked: these are their types.
+  // The receivers dispatch only payloads schema.ts checked: these are their types.
   const receive = async ({ event, context, body }: { event: unknown; context: SlackContext; body: unknown }) => {
     const message = event as CheckedMessageEvent | CheckedThreadStarted;
     const parsed = parseSlackEvent(message, {

@@ -6,7 +6,7 @@ import {
   type TelegramMessage,
   type TelegramUpdate,
   type TelegramUser,
-} from "./telegram-schema.js";
+} from "./schema.js";
 
 /** The bot as Telegram knows it (from getMe): needed to tell whether a group message addresses it. */
 export interface BotIdentity {

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { baseUrl } from "../../src/config-variables.js";
+
+/** A Telegram bot token as @BotFather gives it. */
+const botToken = z
+  .string()
+  .trim()
+  .regex(/^\d+:[\w-]{20,}$/, "must look like 123456789:AA… (from @BotFather)");
+
+/** Telegram's rules for setWebhook's `secret_token`. */
+const webhookSecret = z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, "must be 1-256 letters, digits, _ or -");
+
+const mode = z.enum(["webhook", "polling"]);
+
+/** One bot's Telegram settings: TELEGRAM_* for the bot `default`, its `telegram` entry in BRIDGE_CONFIG otherwise. */
+export interface TelegramSettings {
+  /** Undefined = Telegram is off for this bot. */
+  botToken: string | undefined;
+  webhookSecret: string | undefined;
+  apiRoot: string;
+  mode: "webhook" | "polling";
+}
+
+/** The variables of the bot `default`. */
+export const TELEGRAM_VARIABLES = {
+  TELEGRAM_BOT_TOKEN: {
+    schema: botToken.optional(),
+    fix: "the bot token from @BotFather, or leave it unset to disable Telegram",
+    secret: true,
+  },
+  TELEGRAM_WEBHOOK_SECRET: {
+    schema: webhookSecret.optional(),
+    fix: "1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's secret_token rules)",
+    secret: true,
+  },
+  TELEGRAM_API_ROOT: {
+    schema: baseUrl.default("https://api.telegram.org"),
+    fix: "the Bot API root, https://api.telegram.org by default (a local Bot API server or an emulator otherwise)",
+  },
+  TELEGRAM_MODE: {
+    schema: mode.default("webhook"),
+    fix: "webhook (the default; needs PUBLIC_URL) or polling (for local use without a public URL)",
+  },
+};
+
+/** A bot's `telegram` entry in BRIDGE_CONFIG; what it leaves out is the bot `default`'s (TELEGRAM_API_ROOT, TELEGRAM_MODE). */
+export const telegramEntry = z.strictObject({
+  botToken,
+  webhookSecret: webhookSecret.optional(),
+  /** A bot may have its own local Bot API server. */
+  apiRoot: baseUrl.optional(),
+  mode: mode.optional(),
+});
+export type TelegramEntry = z.output<typeof telegramEntry>;
+
+/** A named bot's settings: its own token and secret (never the default bot's), the root and mode it inherits. */
+export function telegramSettingsForBot(entry: TelegramEntry, defaults: TelegramSettings): TelegramSettings {
+  return {
+    botToken: entry.botToken,
+    webhookSecret: entry.webhookSecret,
+    apiRoot: entry.apiRoot ?? defaults.apiRoot,
+    mode: entry.mode ?? defaults.mode,
+  };
+}

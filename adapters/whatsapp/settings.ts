@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { baseUrl, nonEmptyText, optionalText } from "../../src/config-variables.js";
+
+const phoneNumberId = z.string().trim().regex(/^\d+$/, "must be the numeric phone number id (not the phone number)");
+
+/** One number's WhatsApp settings: WHATSAPP_* for the bot `default`, completed by its `whatsapp` entry otherwise. */
+export interface WhatsAppSettings {
+  /** Undefined (or the phone number id) = WhatsApp is off for this bot. */
+  accessToken: string | undefined;
+  phoneNumberId: string | undefined;
+  /** Signs the webhooks; not needed by a process that only answers. */
+  appSecret: string | undefined;
+  verifyToken: string | undefined;
+  apiUrl: string;
+  apiVersion: string;
+  /** Block streaming (paragraphs as they finish) or whole answers. */
+  streaming: "blocks" | "whole";
+  blockMinChars: number;
+}
+
+/** The variables of the bot `default`; the API version and the streaming apply to every bot. */
+export const WHATSAPP_VARIABLES = {
+  WHATSAPP_ACCESS_TOKEN: optionalText("a system user's permanent access token with whatsapp_business_messaging", true),
+  WHATSAPP_PHONE_NUMBER_ID: {
+    schema: phoneNumberId.optional(),
+    fix: "the phone number id from WhatsApp Manager → API Setup",
+  },
+  WHATSAPP_APP_SECRET: optionalText("the Meta app's App Secret (App settings → Basic), which signs the webhooks", true),
+  WHATSAPP_VERIFY_TOKEN: optionalText(
+    "any string you also enter as the webhook's Verify token in the app dashboard",
+    true,
+  ),
+  WHATSAPP_API_URL: {
+    schema: baseUrl.default("https://graph.facebook.com"),
+    fix: "the Graph API root, https://graph.facebook.com by default (an emulator in tests)",
+  },
+  WHATSAPP_API_VERSION: {
+    schema: z
+      .string()
+      .regex(/^v\d+\.\d+$/, "must look like v26.0")
+      .default("v26.0"),
+    fix: "a Graph API version such as v26.0 (the default)",
+  },
+  WHATSAPP_STREAMING: {
+    schema: z.enum(["blocks", "whole"]).default("blocks"),
+    fix: "blocks (each finished paragraph as its own message while the answer streams, the default) or whole (one message at the end)",
+  },
+  WHATSAPP_BLOCK_MIN_CHARS: {
+    schema: z.coerce.number().int().min(1).max(4096).default(300),
+    fix: "the fewest characters a streamed block message holds, from 1 to 4096 (default 300)",
+  },
+};
+
+/** A bot's `whatsapp` entry in BRIDGE_CONFIG: its number and Meta app (one Meta app per webhook path). */
+export const whatsappEntry = z.strictObject({
+  accessToken: nonEmptyText,
+  phoneNumberId,
+  appSecret: nonEmptyText,
+  verifyToken: nonEmptyText,
+  apiUrl: baseUrl.optional(),
+});
+export type WhatsAppEntry = z.output<typeof whatsappEntry>;
+
+/** A named bot's settings: its number and app, the API version and streaming of the bot `default`. */
+export function whatsappSettingsForBot(entry: WhatsAppEntry, defaults: WhatsAppSettings): WhatsAppSettings {
+  return { ...defaults, ...entry, apiUrl: entry.apiUrl ?? defaults.apiUrl };
+}

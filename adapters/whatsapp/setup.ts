@@ -1,0 +1,107 @@
+import type { Router } from "express";
+import type { Channel } from "../../src/bridge/channel.js";
+import type { InboundSink } from "../../src/bridge/inbound.js";
+import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
+import type { ChannelStatus } from "../../src/channel-plugin.js";
+import type { Logger } from "../../src/log.js";
+import { WhatsAppChannel } from "./outbound.js";
+import { WHATSAPP_WEBHOOK_PATH, whatsappWebhookRoutes } from "./routes.js";
+import type { WhatsAppSettings } from "./settings.js";
+
+/** What {@link startWhatsApp} needs. */
+export interface WhatsAppStartOptions {
+  /** The bot of this deployment (`default` for the one the environment describes). */
+  botId?: string | undefined;
+  whatsapp: WhatsAppSettings;
+  bridge: InboundSink & { attach(channel: Channel): void };
+  app: { use: Router["use"] };
+  log: Logger;
+  /** Called for each status update of a sent message (sent, delivered, read, failed), for the metrics. */
+  onStatus?: (status: string) => void;
+  /** Called with the code of each Graph error, for the metrics. */
+  onGraphError?: (code: number) => void;
+  /** Where authentic deliveries that the bridge cannot use (not JSON, not fitting the schema) are reported. */
+  onMalformed?: ReportMalformed | undefined;
+  /**
+   * false: the outbound side only (role worker): no webhook routes — other processes take the deliveries; the app
+   * secret and the verify token are not needed then. Default true.
+   */
+  receive?: boolean | undefined;
+}
+
+/**
+ * Starts one number's WhatsApp when all four settings are there: attaches its channel to the bridge and serves its
+ * webhook at `/webhooks/whatsapp` (or `/<botId>`; see {@link whatsappWebhookRoutes}). With `receive: false` only
+ * the channel is attached (the access token and phone number id suffice), to answer.
+ */
+export function startWhatsApp(options: WhatsAppStartOptions): {
+  channel: WhatsAppChannel | undefined;
+  status: ChannelStatus;
+} {
+  const { whatsapp, bridge, app, log } = options;
+  const botId = options.botId ?? "default";
+  const named = botId !== "default";
+  const name = named ? `WhatsApp (${botId})` : "WhatsApp";
+  const path = `${WHATSAPP_WEBHOOK_PATH}${named ? `/${encodeURIComponent(botId)}` : ""}`;
+  const receive = options.receive ?? true;
+  const missing = (
+    [
+      ["WHATSAPP_ACCESS_TOKEN", whatsapp.accessToken],
+      ["WHATSAPP_PHONE_NUMBER_ID", whatsapp.phoneNumberId],
+      ...(receive
+        ? ([
+            ["WHATSAPP_APP_SECRET", whatsapp.appSecret],
+            ["WHATSAPP_VERIFY_TOKEN", whatsapp.verifyToken],
+          ] as const)
+        : []),
+    ] as const
+  ).flatMap(([name, value]) => (value ? [] : [name]));
+  if (missing.length > 0) {
+    return {
+      channel: undefined,
+      status: { name, enabled: false, detail: `set ${missing.join(", ")} to enable` },
+    };
+  }
+  const phoneNumberId = whatsapp.phoneNumberId as string;
+  const channel = new WhatsAppChannel({
+    accessToken: whatsapp.accessToken as string,
+    phoneNumberId,
+    apiUrl: whatsapp.apiUrl,
+    apiVersion: whatsapp.apiVersion,
+    // Block streaming by default: WhatsApp cannot edit, so the alternative is silence until the whole answer is
+    // ready; the minimum keeps one notification per real paragraph rather than per line.
+    blocks: whatsapp.streaming === "blocks" ? { minLength: whatsapp.blockMinChars } : undefined,
+    botId,
+    log,
+    onGraphError: options.onGraphError,
+  });
+  bridge.attach(channel);
+  if (!receive) {
+    return {
+      channel,
+      status: { name, enabled: true, detail: `phone number id ${phoneNumberId}, answering only (role worker)` },
+    };
+  }
+  app.use(
+    whatsappWebhookRoutes({
+      path,
+      appSecret: whatsapp.appSecret as string,
+      verifyToken: whatsapp.verifyToken as string,
+      botId,
+      phoneNumberId,
+      bridge,
+      channel,
+      log,
+      onStatus: options.onStatus,
+      onMalformed: options.onMalformed,
+    }),
+  );
+  return {
+    channel,
+    status: {
+      name,
+      enabled: true,
+      detail: `phone number id ${phoneNumberId}, webhook ${path}`,
+    },
+  };
+}
