@@ -15,10 +15,21 @@ import type {
   VisitorEvents,
   VisitorSubscription,
 } from "../../src/bridge/store/visitor-events.js";
+import { markdownToWebHtml, measureWebHtml, plainToWebHtml } from "./format.js";
 
-/** What the page receives over Server-Sent Events. */
+/**
+ * What the page receives over Server-Sent Events: a message's text as the bridge sent it, and the HTML the page
+ * shows, rendered here by the block parser every channel shares (format.ts).
+ */
 export type WebChatEvent =
-  | { type: "message"; id: string; text: string; format: OutgoingText["format"]; quickReplies?: string[] | undefined }
+  | {
+      type: "message";
+      id: string;
+      text: string;
+      format: OutgoingText["format"];
+      html: string;
+      quickReplies?: string[] | undefined;
+    }
   | { type: "typing" };
 
 /**
@@ -52,6 +63,11 @@ export class WebChannel implements Channel {
 
   capabilities(): ChannelCapabilities {
     return { canEdit: true, nativeDraft: false, maxTextLength: 50_000, quickReplies: true };
+  }
+
+  /** Long answers are split on the length the visitor reads, not on the markdown's. */
+  measure(markdown: string): number {
+    return measureWebHtml(markdown);
   }
 
   async send(target: ReplyTarget, text: OutgoingText): Promise<SentMessage> {
@@ -118,6 +134,7 @@ export class WebChannel implements Channel {
       id,
       text: text.text,
       format: text.format,
+      html: text.format === "plain" ? plainToWebHtml(text.text) : markdownToWebHtml(text.text),
       quickReplies: text.quickReplies,
     };
     return this.#append(visitorId, id, event);

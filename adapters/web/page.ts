@@ -1,10 +1,10 @@
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+import { escapeWebHtml as escapeHtml } from "./format-inline.js";
 
 /**
  * The web chat page: plain HTML, CSS and a small script, no framework and nothing loaded from elsewhere.
  * Accessible: a labelled form, a log region that screen readers announce, keyboard-usable quick replies.
- * The script renders the chatbot's markdown after escaping it, so nothing the chatbot says can inject HTML.
+ * The server renders the chatbot's markdown (adapters/web/format.ts, escaping every character of it), so the script
+ * runs no parser and nothing the chatbot says can inject HTML.
  */
 export function webChatPage(title: string): string {
   return `<!doctype html>
@@ -21,8 +21,15 @@ export function webChatPage(title: string): string {
   header button { background: transparent; color: #fff; border: 1px solid #fff; border-radius: .4rem; padding: .3rem .6rem; cursor: pointer; }
   #log { flex: 1; overflow-y: auto; padding: 1rem; display: flex; flex-direction: column; gap: .6rem; }
   .bubble { max-width: 46rem; padding: .6rem .8rem; border-radius: .8rem; line-height: 1.45; overflow-wrap: anywhere; }
-  .bubble p { margin: 0 0 .5rem; } .bubble p:last-child { margin-bottom: 0; }
-  .bubble pre { overflow-x: auto; background: rgba(127,127,127,.15); padding: .5rem; border-radius: .4rem; }
+  .bot { white-space: pre-wrap; }
+  .bubble pre { white-space: pre; overflow-x: auto; background: rgba(127,127,127,.15); padding: .5rem; border-radius: .4rem; margin: 0; }
+  .bubble code { font-size: .9em; }
+  .bubble table { border-collapse: collapse; white-space: normal; display: block; overflow-x: auto; }
+  .bubble th, .bubble td { border: 1px solid rgba(127,127,127,.4); padding: .2rem .5rem; text-align: left; }
+  .bubble th.right, .bubble td.right { text-align: right; } .bubble th.center, .bubble td.center { text-align: center; }
+  .bubble blockquote { margin: 0; padding-left: .7rem; border-left: 3px solid rgba(127,127,127,.5); }
+  .bubble hr { border: 0; border-top: 1px solid rgba(127,127,127,.5); margin: .3rem 0; }
+  .bubble .heading { font-size: 1.05em; }
   .user { align-self: flex-end; background: var(--accent); color: #fff; }
   .bot { align-self: flex-start; background: rgba(127,127,127,.15); }
   .replies { display: flex; flex-wrap: wrap; gap: .4rem; }
@@ -54,20 +61,6 @@ export function webChatPage(title: string): string {
   let typingTimer;
 
   const escape = (t) => t.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-  function inline(t) {
-    return t
-      .replace(/\`([^\`]+)\`/g, "<code>$1</code>")
-      .replace(/\\*\\*([^*]+)\\*\\*/g, "<strong>$1</strong>")
-      .replace(/(^|[^*])\\*([^*\\s][^*]*)\\*/g, "$1<em>$2</em>")
-      .replace(/\\[([^\\]]+)\\]\\((https?:[^)\\s]+)\\)/g, '<a href="$2" target="_blank" rel="noopener">$1</a>')
-      .replace(/(^|[\\s(])(https?:\\/\\/[^\\s<)]+)/g, '$1<a href="$2" target="_blank" rel="noopener">$2</a>');
-  }
-  function markdown(text) {
-    return text.split(/\`\`\`/).map((part, i) => {
-      if (i % 2) return "<pre><code>" + escape(part.replace(/^\\w*\\n/, "")) + "</code></pre>";
-      return escape(part).split(/\\n{2,}/).filter((p) => p.trim()).map((p) => "<p>" + inline(p).replace(/\\n/g, "<br>") + "</p>").join("");
-    }).join("");
-  }
   function bubble(id, who) {
     let el = id && bubbles.get(id);
     if (!el) {
@@ -81,7 +74,8 @@ export function webChatPage(title: string): string {
   function show(event) {
     typing.textContent = ""; clearTimeout(typingTimer);
     const el = bubble(event.id, "bot");
-    el.innerHTML = event.format === "plain" ? "<p>" + escape(event.text).replace(/\\n/g, "<br>") + "</p>" : markdown(event.text);
+    // The server rendered and escaped it (adapters/web/format.ts); an event from before it did is shown as text.
+    el.innerHTML = typeof event.html === "string" ? event.html : escape(event.text);
     if (event.quickReplies && event.quickReplies.length) {
       const row = document.createElement("div");
       row.className = "replies";

@@ -1,16 +1,18 @@
 /**
  * The streaming view and the renderers together: for many generated chatbot answers, every safe prefix of a growing
- * answer (`safePartialMarkdown`) renders on every channel as valid platform markup with no markdown marker left on
+ * answer (`safePartialMarkdown`) renders on every channel (Telegram, Slack, WhatsApp, the web chat) as valid platform markup with no markdown marker left on
  * screen, and the channels agree on the block structure (tables, code blocks, lists).
  */
 
 import { describe, expect, it } from "vitest";
 import { markdownToMrkdwn } from "../../adapters/slack/format.js";
 import { markdownToTelegramHtml } from "../../adapters/telegram/format.js";
+import { markdownToWebHtml } from "../../adapters/web/format.js";
 import { markdownToWhatsApp } from "../../adapters/whatsapp/format.js";
 import { safePartialMarkdown } from "../../src/bridge/reply/partial-markdown.js";
 import { seededRandom } from "../../src/server/seeded-random.js";
 import { telegramHtmlProblem } from "../adapters/telegram/html-rules.js";
+import { webHtmlProblem } from "../adapters/web/html-rules.js";
 
 const WORDS = ["price", "loft", "garden", "two", "rooms", "near", "the", "park", "Madrid", "ok", "día", "🏠"];
 
@@ -113,6 +115,10 @@ describe("every safe prefix of a streamed answer, on every channel", () => {
         const telegram = telegramVisible(html);
         if (RAW.test(telegram.replace(/^.*│.*$/gm, "").replace(/ \| /g, " ")))
           throw new Error(`Telegram: ${where}: raw markers in ${JSON.stringify(html)}`);
+        const web = markdownToWebHtml(safe);
+        const webProblem = webHtmlProblem(web);
+        if (webProblem) throw new Error(`web: ${where}: ${webProblem} in ${JSON.stringify(web)}`);
+        if (RAW.test(telegramVisible(web))) throw new Error(`web: ${where}: raw markers in ${JSON.stringify(web)}`);
         for (const [name, render] of [
           ["Slack", markdownToMrkdwn],
           ["WhatsApp", markdownToWhatsApp],
@@ -134,12 +140,16 @@ describe("one block structure on every channel", () => {
     expect(markdownToTelegramHtml(table)).toBe("Home | Price\nLoft | 300");
     expect(markdownToMrkdwn(table)).toBe("```\nHome │ Price\n─────┼──────\nLoft │ 300\n```");
     expect(markdownToWhatsApp(table)).toBe("```\nHome │ Price\n─────┼──────\nLoft │ 300\n```");
+    expect(markdownToWebHtml(table)).toBe(
+      "<table><thead><tr><th>Home</th><th>Price</th></tr></thead><tbody><tr><td>Loft</td><td>300</td></tr></tbody></table>",
+    );
   });
 
   it("reads a tab-indented fence as a code block everywhere", () => {
     expect(markdownToTelegramHtml(tabFence)).toBe('1. Run it:\n<pre><code class="language-bash">ls -la</code></pre>');
     expect(markdownToMrkdwn(tabFence)).toBe("1. Run it:\n```\nls -la\n```");
     expect(markdownToWhatsApp(tabFence)).toBe("1. Run it:\n```\nls -la\n```");
+    expect(markdownToWebHtml(tabFence)).toBe('1. Run it:\n<pre><code class="language-bash">ls -la</code></pre>');
   });
 
   it("closes a tab-indented fence of a growing answer as the renderers read it", () => {

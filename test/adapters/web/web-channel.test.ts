@@ -52,11 +52,18 @@ describe("WebChannel", () => {
     const open = page();
     await channel.subscribe("visitor-1", open.res, undefined);
     const sent = await channel.send(target, { text: "Hel", format: "markdown" });
-    await channel.edit(target, sent, { text: "Hello", format: "markdown", quickReplies: ["More"] });
+    await channel.edit(target, sent, { text: "Hello **you** <3", format: "markdown", quickReplies: ["More"] });
     await channel.typing(target);
     const [first, second, third] = open.events();
-    expect(first).toMatchObject({ type: "message", id: sent.id, text: "Hel", format: "markdown" });
-    expect(second).toMatchObject({ type: "message", id: sent.id, text: "Hello", quickReplies: ["More"] });
+    expect(first).toMatchObject({ type: "message", id: sent.id, text: "Hel", format: "markdown", html: "Hel" });
+    // The page gets the HTML rendered here, by the block parser every channel shares.
+    expect(second).toMatchObject({
+      type: "message",
+      id: sent.id,
+      text: "Hello **you** <3",
+      html: "Hello <strong>you</strong> &lt;3",
+      quickReplies: ["More"],
+    });
     expect(third).toMatchObject({ type: "typing" });
     expect(second.seq).toBeGreaterThan(first.seq);
     expect(third.seq).toBeGreaterThan(second.seq);
