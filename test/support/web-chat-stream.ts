@@ -6,6 +6,8 @@ export interface StreamedEvent {
   /** The message id, for message events. */
   messageId?: string;
   text?: string;
+  /** The HTML the page shows for a message. */
+  html?: string;
   quickReplies?: string[];
 }
 
