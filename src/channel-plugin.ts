@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import type { z } from "zod";
 import type { Channel } from "./bridge/channel.js";
+import type { ChatbotView } from "./bridge/chatbot-link.js";
 import type { InboundSink } from "./bridge/inbound.js";
 import type { ReportMalformed } from "./bridge/malformed-payloads.js";
 import type { BridgeMetrics } from "./bridge/metrics.js";
@@ -71,8 +72,11 @@ export interface Deployment {
 export interface ChannelContext<Settings> {
   /** The bot `default` first, then each bot of BRIDGE_CONFIG with an entry for this channel. */
   bots: readonly ChannelBot<Settings>[];
-  /** Takes the inbound messages, and the channels whose outbound side answers them. */
-  bridge: InboundSink & { attach(channel: Channel): void };
+  /**
+   * Takes the inbound messages, and the channels whose outbound side answers them; tells which chatbot a bot talks
+   * to, with its settings.
+   */
+  bridge: InboundSink & { attach(channel: Channel): void; chatbotOf(botId: string): ChatbotView | undefined };
   /** Where the channel's routes go: mounted on the server before the JSON 404 and error handler. */
   http: { use: Router["use"] };
   store: BridgeStore;

@@ -82,7 +82,8 @@ describe("chatbridge start with the embedded API and the web chat", () => {
   it("serves the page, health, readiness and metrics", async () => {
     const page = await fetch(`${base}/`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('role="log"');
+    expect(await page.text()).toMatch(/<script src="\/widget\.js" data-chatbot="[^"]+" data-mode="page" async>/);
+    expect((await fetch(`${base}/widget.js`)).status).toBe(200);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);

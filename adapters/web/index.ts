@@ -1,10 +1,12 @@
 import { defineChannelPlugin } from "../../src/channel-plugin.js";
 import { WebChannel } from "./outbound.js";
 import { webChatRoutes } from "./routes.js";
+import { readWidgetScript } from "./widget-bundle.js";
 
 /**
- * The built-in web chat: the page at `/`, messages in over HTTP, answers out as Server-Sent Events. It has no
- * settings of its own (the page takes its title from the chatbot) and belongs to the bot `default`.
+ * The built-in web chat and the chatbot's embeddable widget (`/widget.js`): the page at `/`, messages in over HTTP,
+ * answers out as Server-Sent Events. It has no settings of its own — the widget takes its looks from the chatbot's
+ * settings — and belongs to the bot `default`.
  */
 export const webPlugin = defineChannelPlugin<Record<never, never>, Record<never, never>, never>({
   name: "web",
@@ -15,7 +17,10 @@ export const webPlugin = defineChannelPlugin<Record<never, never>, Record<never,
   start: async ({ bridge, http, store, receive, deployment }) => {
     const channel = new WebChannel(store.visitorEvents);
     bridge.attach(channel);
-    if (receive) http.use(webChatRoutes(channel, bridge, { title: deployment.title }));
+    if (receive) {
+      const chatbot = bridge.chatbotOf(channel.botId);
+      http.use(webChatRoutes(channel, bridge, { chatbot, title: deployment.title, widget: readWidgetScript() }));
+    }
     const detail = receive ? `${deployment.publicUrl ?? deployment.localUrl}/` : "answering only (role worker)";
     return { status: [{ name: "web chat", enabled: true, detail }], stop: async () => {} };
   },

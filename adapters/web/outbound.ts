@@ -16,21 +16,9 @@ import type {
   VisitorSubscription,
 } from "../../src/bridge/store/visitor-events.js";
 import { markdownToWebHtml, measureWebHtml, plainToWebHtml } from "./format.js";
+import type { WebChatEvent } from "./widget/protocol.js";
 
-/**
- * What the page receives over Server-Sent Events: a message's text as the bridge sent it, and the HTML the page
- * shows, rendered here by the block parser every channel shares (format.ts).
- */
-export type WebChatEvent =
-  | {
-      type: "message";
-      id: string;
-      text: string;
-      format: OutgoingText["format"];
-      html: string;
-      quickReplies?: string[] | undefined;
-    }
-  | { type: "typing" };
+export type { WebChatEvent } from "./widget/protocol.js";
 
 /**
  * How much of a visitor's conversation a page can catch up on after a reconnect (the latest state of each of the

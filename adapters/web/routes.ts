@@ -1,28 +1,100 @@
-import express, { Router } from "express";
+import express, { type Request, type Response, Router } from "express";
 import { z } from "zod";
+import type { ChatbotView } from "../../src/bridge/chatbot-link.js";
 import type { InboundSink } from "../../src/bridge/inbound.js";
+import { originAllowed, originRefusal, widgetCors } from "./origins.js";
 import type { WebChannel } from "./outbound.js";
 import { webChatPage } from "./page.js";
+import type { WidgetScript } from "./widget-bundle.js";
+import { widgetSettings } from "./widget-settings.js";
 
 const visitorId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8–64 letters, digits, - or _");
-/** A message the web chat page posts. */
+const serialNumber = z.string().trim().min(1).max(64);
+
+/** A message the web chat posts. `chatbot` (the serial number the widget was given) is checked when present. */
 export const webChatMessage = z.object({
   visitorId,
   messageId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1–64 letters, digits, - or _"),
   text: z.string().trim().min(1, "must not be empty").max(4000),
+  chatbot: serialNumber.optional(),
 });
 
 /**
- * The web chat: the page at `/`, `POST /webchat/messages` to send (answered 202 at once; the answer comes as
- * events) and `GET /webchat/events?visitor=…` (Server-Sent Events, resumable with Last-Event-ID on any instance of
- * the same store). A post that is not a {@link webChatMessage} is answered 400 naming the field; one that is not JSON
- * or over 16 KB is refused in JSON by the app's error handler (src/json-fallbacks.ts). Anyone can post here: nothing
- * is counted or logged as malformed.
+ * How fresh the settings the widget gets are: the bridge reads them again after this long and browsers keep them no
+ * longer, so a chatbot's `Edit` shows on the visitors' next page load within about this time, without a restart.
  */
-export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: { title: string }): Router {
+export const WIDGET_SETTINGS_MAX_AGE_S = 5;
+
+/** What {@link webChatRoutes} serves. */
+export interface WebChatRoutesOptions {
+  /** The chatbot of the web chat's bot, whose settings style the widget and whose Domains admit pages. */
+  chatbot: ChatbotView | undefined;
+  /** The name shown when the chatbot's settings cannot be read. */
+  title: string;
+  /** The widget's bundle; undefined when it was not built (see widget-bundle.ts). */
+  widget: WidgetScript | undefined;
+}
+
+/**
+ * The web chat and its widget:
+ * - `GET /` the bridge's own page (the widget, drawn over the whole page), `GET /widget.js` the widget's script;
+ * - `GET /webchat/widget?chatbot=<serial>` the widget's settings from the chatbot's (WidgetSettings);
+ * - `POST /webchat/messages` to send (answered 202 at once; the answer comes as events), and
+ *   `GET /webchat/events?visitor=…` (Server-Sent Events, resumable with Last-Event-ID on any instance of the same store).
+ * The three `/webchat/` endpoints answer pages of other origins (CORS), and refuse with 403 and the fix a page whose
+ * origin the chatbot's `VerifyDomain`/`Domains` do not admit. A post that is not a {@link webChatMessage} is answered
+ * 400 naming the field; one that is not JSON or over 16 KB is refused in JSON by the app's error handler
+ * (src/json-fallbacks.ts). Anyone can post here: nothing is counted or logged as malformed.
+ */
+export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: WebChatRoutesOptions): Router {
   const router = Router();
+  const { chatbot, widget } = options;
+  /** The chatbot a request names (none: the web chat's), or a 404 said; then the origin check. */
+  const admitted = async (req: Request, res: Response, named: string | undefined): Promise<boolean> => {
+    if (!chatbot || (named !== undefined && named !== chatbot.serialNumber)) {
+      res.status(404).json({ error: `no chatbot ${JSON.stringify(named ?? "")} has a web chat on this bridge` });
+      return false;
+    }
+    const origin = req.get("origin");
+    if (origin === undefined) return true;
+    const settings = await chatbot.settings(WIDGET_SETTINGS_MAX_AGE_S * 1000);
+    if (originAllowed(origin, settings, req.get("host"))) return true;
+    res.status(403).json(originRefusal(origin));
+    return false;
+  };
+  const named = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+
   router.get("/", (_req, res) => {
-    res.type("html").set("cache-control", "no-cache").send(webChatPage(options.title));
+    res
+      .type("html")
+      .set("cache-control", "no-cache")
+      .send(webChatPage(options.title, chatbot?.serialNumber, widget !== undefined));
+  });
+  router.get("/widget.js", (req, res) => {
+    res.set({ "access-control-allow-origin": "*", "cross-origin-resource-policy": "cross-origin" });
+    if (!widget) {
+      res
+        .status(503)
+        .type("text/javascript")
+        .send('console.error("chatbridge: the widget was not built: run npm run build");');
+      return;
+    }
+    res.set({ etag: widget.etag, "cache-control": "public, max-age=300", vary: "Accept-Encoding" });
+    res.type("text/javascript; charset=utf-8");
+    const known = (req.get("if-none-match") ?? "").split(",").map((tag) => tag.trim());
+    if (known.includes(widget.etag)) {
+      res.status(304).end();
+      return;
+    }
+    if (req.acceptsEncodings("gzip") === "gzip") res.set("content-encoding", "gzip").send(widget.gzipped);
+    else res.send(widget.code);
+  });
+  router.use("/webchat", widgetCors);
+  router.get("/webchat/widget", async (req, res) => {
+    if (!(await admitted(req, res, named(req.query.chatbot))) || !chatbot) return;
+    const settings = await chatbot.settings(WIDGET_SETTINGS_MAX_AGE_S * 1000);
+    res.set("cache-control", `private, max-age=${WIDGET_SETTINGS_MAX_AGE_S}`);
+    res.json(widgetSettings(chatbot.serialNumber, settings, options.title));
   });
   router.post("/webchat/messages", express.json({ limit: "16kb" }), async (req, res) => {
     const parsed = webChatMessage.safeParse(req.body);
@@ -32,6 +104,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: {
       return;
     }
     const { visitorId: id, messageId, text } = parsed.data;
+    if (!(await admitted(req, res, parsed.data.chatbot))) return;
     const outcome = await sink
       .accept({
         channel: channel.name,
@@ -47,12 +120,13 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: {
       .catch(() => "unavailable" as const);
     res.status(outcome === "stopping" || outcome === "unavailable" ? 503 : 202).json({ status: outcome });
   });
-  router.get("/webchat/events", (req, res) => {
+  router.get("/webchat/events", async (req, res) => {
     const parsed = visitorId.safeParse(req.query.visitor);
     if (!parsed.success) {
       res.status(400).json({ error: `visitor ${parsed.error.issues[0]?.message ?? "is invalid"}` });
       return;
     }
+    if (!(await admitted(req, res, named(req.query.chatbot)))) return;
     res.status(200).set({
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache, no-transform",

@@ -7,7 +7,7 @@ import { AnswerJob, type Job } from "./answer-job.js";
 import { AnswerStops } from "./answer-stops.js";
 import { type Attached, type BotState, type BridgeParts, sendFinal } from "./bridge-parts.js";
 import type { Channel } from "./channel.js";
-import type { ChatbotLink } from "./chatbot-link.js";
+import type { ChatbotLink, ChatbotView } from "./chatbot-link.js";
 import { ChatbotSettingsReader } from "./chatbot-settings.js";
 import { conversationKey } from "./conversation-key.js";
 import { ConversationWorkers } from "./conversation-workers.js";
@@ -121,6 +121,16 @@ export class Bridge {
         metrics.budgetWaitSeconds.observe({ channel: channel.name, priority }, waitedMs / 1000),
     });
     this.#channels.set(`${channel.name}:${channel.botId}`, { channel, pacer });
+  }
+
+  /**
+   * The chatbot a bot of this deployment talks to: its serial number, and its settings as `Get` reads them (kept
+   * `maxAgeMs`, a minute by default; undefined where the API has no such operation). Undefined for an unknown bot.
+   */
+  chatbotOf(botId: string): ChatbotView | undefined {
+    const bot = this.#bots.get(botId);
+    if (!bot) return undefined;
+    return { serialNumber: bot.link.serialNumber, settings: (maxAgeMs) => bot.settings.read(maxAgeMs) };
   }
 
   /** Conversations this process is answering now. */

@@ -1,4 +1,4 @@
-import type { ChatbotClient } from "../client/index.js";
+import type { ChatbotClient, ChatbotSettings } from "../client/index.js";
 
 /** The chatbot one bot of this deployment talks to. */
 export interface ChatbotLink {
@@ -7,4 +7,11 @@ export interface ChatbotLink {
   serialNumber: string;
   /** This bot's greeting when its chatbot's WelcomeMessage cannot be read; undefined = WELCOME_TEXT. */
   welcomeText?: string | undefined;
+}
+
+/** A bot's chatbot as channels may see it (the web widget takes its looks from its settings). */
+export interface ChatbotView {
+  serialNumber: string;
+  /** Its settings as `Get` reads them, no older than `maxAgeMs`; undefined where the API has no such operation. */
+  settings(maxAgeMs?: number): Promise<ChatbotSettings | undefined>;
 }

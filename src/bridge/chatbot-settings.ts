@@ -11,22 +11,26 @@ const SETTINGS_TTL_MS = 60_000;
  * read fails, `undefined` is returned, and callers use the configured fallbacks.
  */
 export class ChatbotSettingsReader {
-  #cached: { settings: ChatbotSettings | undefined; until: number } | undefined;
+  #cached: { settings: ChatbotSettings | undefined; readAt: number } | undefined;
 
   constructor(
     private readonly link: ChatbotLink,
     private readonly log: Logger,
   ) {}
 
-  async read(): Promise<ChatbotSettings | undefined> {
-    if (this.#cached && this.#cached.until > Date.now()) return this.#cached.settings;
+  /**
+   * The settings, read again when the copy kept is older than `maxAgeMs` (default a minute): the web widget asks for
+   * a few seconds, so that an `Edit` shows on the visitor's next page load.
+   */
+  async read(maxAgeMs = SETTINGS_TTL_MS): Promise<ChatbotSettings | undefined> {
+    if (this.#cached && this.#cached.readAt + maxAgeMs > Date.now()) return this.#cached.settings;
     let settings: ChatbotSettings | undefined;
     try {
       settings = await this.link.client.getChatbot(this.link.serialNumber);
     } catch (error) {
       this.log.debug({ err: error, botId: this.link.botId }, "chatbot settings unavailable; using the fallbacks");
     }
-    this.#cached = { settings, until: Date.now() + SETTINGS_TTL_MS };
+    this.#cached = { settings, readAt: Date.now() };
     return settings;
   }
 }

@@ -146,10 +146,16 @@ describe("WebChannel", () => {
 });
 
 describe("the web chat page", () => {
-  it("escapes the title and ships no external resources", () => {
-    const html = webChatPage('<script>alert("x")</script> & Co');
-    expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co");
-    expect(html).not.toMatch(/<script src=|<link [^>]*href="http/);
-    expect(html).toContain('aria-live="polite"');
+  it("is the widget over the whole page, escapes what it is given and loads nothing from elsewhere", () => {
+    const html = webChatPage('<script>alert("x")</script> & Co', 'sn-"1"', true);
+    expect(html).toContain("<title>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co</title>");
+    expect(html).toContain('<script src="/widget.js" data-chatbot="sn-&quot;1&quot;" data-mode="page" async></script>');
+    expect(html).not.toMatch(/(src|href)="https?:/);
+  });
+
+  it("says how to build the widget when it was not built", () => {
+    const html = webChatPage("Homes", "sn-1", false);
+    expect(html).not.toContain("<script");
+    expect(html).toContain("run <code>npm run build</code>");
   });
 });

@@ -3,9 +3,11 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebChannel } from "../../../adapters/web/outbound.js";
-import { webChatRoutes } from "../../../adapters/web/routes.js";
+import { type WebChatRoutesOptions, webChatRoutes } from "../../../adapters/web/routes.js";
+import { readWidgetScript } from "../../../adapters/web/widget-bundle.js";
 import type { InboundMessage, InboundSink } from "../../../src/bridge/inbound.js";
 import { openMemoryStore } from "../../../src/bridge/store/memory-store.js";
+import type { ChatbotSettings } from "../../../src/client/index.js";
 import { until } from "../../support/waiting.js";
 import { openWebChatStream } from "../../support/web-chat-stream.js";
 
@@ -20,12 +22,19 @@ afterEach(
 
 const nobody: InboundSink = { accept: async () => "accepted", cancel: () => {} };
 
+/** The chatbot behind the web chat, with settings a test can change as an `Edit` would. */
+function chatbotWith(settings: ChatbotSettings | undefined = {}) {
+  const view = { serialNumber: "sn-homes", current: settings, settings: async () => view.current };
+  return view;
+}
+
 async function serve(
   sink: InboundSink,
   channel = new WebChannel(openMemoryStore("test").visitorEvents),
+  options: Partial<WebChatRoutesOptions> = {},
 ): Promise<string> {
   const app = express();
-  app.use(webChatRoutes(channel, sink, { title: "Test" }));
+  app.use(webChatRoutes(channel, sink, { title: "Test", chatbot: chatbotWith(), widget: undefined, ...options }));
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server?.once("listening", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -100,5 +109,93 @@ describe("web chat routes", () => {
     }
     await all.close();
     await resumed.close();
+  });
+});
+
+describe("the widget's endpoints", () => {
+  const settingsOf = async (base: string, origin?: string, chatbot = "sn-homes") =>
+    fetch(`${base}/webchat/widget?chatbot=${chatbot}`, { headers: origin ? { origin } : {} });
+
+  it("gives the widget its settings from the chatbot's, to pages of any origin, fresh within seconds", async () => {
+    const chatbot = chatbotWith({ Name: "Harbor Homes", ChatBubbleColor: "rgb(250, 204, 21)", ChatBubbleAlign: 1 });
+    const base = await serve(nobody, undefined, { chatbot });
+    const answer = await settingsOf(base, "https://agency.example");
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("access-control-allow-origin")).toBe("https://agency.example");
+    expect(answer.headers.get("vary")).toContain("Origin");
+    expect(answer.headers.get("cache-control")).toBe("private, max-age=5");
+    expect(await answer.json()).toMatchObject({
+      chatbot: "sn-homes",
+      name: "Harbor Homes",
+      align: "left",
+      // Yellow takes dark text: white on it would read at 1.6:1.
+      colors: { bot: { background: "rgb(250,204,21)", text: "rgb(17,24,39)" } },
+    });
+    chatbot.current = { Name: "Harbor & Pine" };
+    expect(await (await settingsOf(base)).json()).toMatchObject({ name: "Harbor & Pine", align: "right" });
+    expect((await settingsOf(base, undefined, "another")).status).toBe(404);
+  });
+
+  it("refuses pages of origins the chatbot's Domains do not admit, on every endpoint, in words", async () => {
+    const chatbot = chatbotWith({ VerifyDomain: true, Domains: "https://agency.example, homes.example.org" });
+    const accepted: InboundMessage[] = [];
+    const base = await serve(
+      {
+        accept: async (message) => {
+          accepted.push(message);
+          return "accepted";
+        },
+        cancel: () => {},
+      },
+      undefined,
+      { chatbot },
+    );
+    const refused = await settingsOf(base, "https://copycat.example");
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({
+      error:
+        "this chatbot's widget is not enabled on https://copycat.example: add its domain to the chatbot's Domains, or turn VerifyDomain off",
+    });
+    const message = { visitorId: "visitor-123", messageId: "m1", text: "hi", chatbot: "sn-homes" };
+    const posted = await fetch(`${base}/webchat/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://copycat.example" },
+      body: JSON.stringify(message),
+    });
+    expect(posted.status).toBe(403);
+    expect(accepted).toEqual([]);
+    const events = await fetch(`${base}/webchat/events?visitor=visitor-123`, {
+      headers: { origin: "https://copycat.example" },
+    });
+    expect(events.status).toBe(403);
+    // Listed domains and their subdomains are admitted; so is a request with no Origin (not another site's page).
+    for (const origin of ["https://agency.example", "https://www.homes.example.org", undefined]) {
+      expect((await settingsOf(base, origin)).status).toBe(200);
+    }
+    const preflight = await fetch(`${base}/webchat/messages`, {
+      method: "OPTIONS",
+      headers: { origin: "https://agency.example", "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("content-type");
+  });
+
+  it("serves the widget's script gzipped with an ETag to any page, and says when it was not built", async () => {
+    const widget = readWidgetScript();
+    expect(widget).toBeDefined();
+    const base = await serve(nobody, undefined, { widget });
+    const script = await fetch(`${base}/widget.js`, { headers: { "accept-encoding": "gzip" } });
+    expect(script.status).toBe(200);
+    expect(script.headers.get("content-encoding")).toBe("gzip");
+    expect(script.headers.get("access-control-allow-origin")).toBe("*");
+    expect(Buffer.from(await script.arrayBuffer()).equals(widget?.code as Buffer)).toBe(true);
+    const again = await fetch(`${base}/widget.js`, { headers: { "if-none-match": script.headers.get("etag") ?? "" } });
+    expect(again.status).toBe(304);
+    server?.closeAllConnections();
+    server?.close();
+    const unbuilt = await serve(nobody);
+    const missing = await fetch(`${unbuilt}/widget.js`);
+    expect(missing.status).toBe(503);
+    expect(await missing.text()).toContain("run npm run build");
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * What the web chat's server and its browser widget say to each other: shared by `adapters/web/` (Node) and the
+ * widget's source (bundled for the browser), types only.
+ */
+
+/** A colour and the text colour chosen to read on it (contrast ≥ 4.5:1). */
+export interface Swatch {
+  background: string;
+  text: string;
+}
+
+/** What the widget looks like and does, from the chatbot's settings (`GET /webchat/widget?chatbot=<serial>`). */
+export interface WidgetSettings {
+  /** The chatbot's serial number, which the widget names in its requests. */
+  chatbot: string;
+  name: string;
+  /** ChatProfilePicture, when it is an http(s) address. */
+  avatarUrl?: string | undefined;
+  /** ChatIcon (the launcher's picture), when it is an http(s) address. */
+  iconUrl?: string | undefined;
+  /** ChatBubbleAlign: the launcher and panel at the bottom right (0) or left (1). */
+  align: "left" | "right";
+  /** ChatBubbleColor (the launcher, the header and the chatbot's messages) and UserMessageColor (the visitor's). */
+  colors: { bot: Swatch; user: Swatch };
+  /** UserInputPlaceholder. */
+  placeholder: string;
+  /** ChatbotPopupOnce: the panel opens by itself once per visitor. */
+  popupOnce: boolean;
+  /** The privacy policy shown before the first message, when the chatbot has one. */
+  privacy?: { name: string; description: string; url?: string | undefined } | undefined;
+  /** Links shown as icons in the header. */
+  social: { facebook?: string | undefined; instagram?: string | undefined; whatsapp?: string | undefined };
+  /** RemoveChatLogOnBrowserClose: the conversation is kept in session storage (gone with the browser) or local. */
+  storage: "local" | "session";
+}
+
+/**
+ * What the page receives over Server-Sent Events: a message's text as the bridge sent it, and the HTML the page
+ * shows, rendered on the server by the block parser every channel shares (`adapters/web/format.ts`).
+ */
+export type WebChatEvent =
+  | {
+      type: "message";
+      id: string;
+      text: string;
+      format: "markdown" | "plain";
+      html: string;
+      quickReplies?: string[] | undefined;
+    }
+  | { type: "typing" };

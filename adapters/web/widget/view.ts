@@ -1,0 +1,231 @@
+import type { Conversation } from "./conversation.js";
+import { CHAT_ICON, CLOSE_ICON, NEW_ICON, SOCIAL_ICONS } from "./icons.js";
+import type { WebChatEvent, WidgetSettings } from "./protocol.js";
+import { styles } from "./styles.js";
+
+/** How the widget is shown: a launcher bubble opening a panel on any page, or the whole page at chatbridge's `/`. */
+export type WidgetMode = "bubble" | "page";
+
+const html = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+/**
+ * The widget's interface in its shadow root: launcher, header (avatar, name, social links, new conversation, close),
+ * the conversation log, suggested messages as chips, the privacy notice, the input. The chatbot's messages arrive
+ * as HTML the server rendered and escaped; the visitor's own text is only ever set as text.
+ */
+export class WidgetView {
+  readonly #root: HTMLElement;
+  readonly #panel: HTMLElement;
+  readonly #launcher: HTMLButtonElement | undefined;
+  readonly #log: HTMLElement;
+  readonly #chips: HTMLElement;
+  readonly #typing: HTMLElement;
+  readonly #form: HTMLFormElement;
+  readonly #input: HTMLInputElement;
+  readonly #bubbles = new Map<string, HTMLElement>();
+  #typingTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    shadow: ShadowRoot,
+    private readonly settings: WidgetSettings,
+    private readonly conversation: Conversation,
+    private readonly storage: Storage,
+    private readonly mode: WidgetMode,
+  ) {
+    const style = document.createElement("style");
+    style.textContent = styles(settings);
+    this.#root = document.createElement("div");
+    this.#root.className = mode === "page" ? "root page" : "root";
+    this.#root.innerHTML = this.#markup();
+    shadow.append(style, this.#root);
+    const find = <T extends HTMLElement>(selector: string) => this.#root.querySelector(selector) as T;
+    this.#panel = find(".panel");
+    this.#launcher = find<HTMLButtonElement>(".launcher") ?? undefined;
+    this.#log = find(".log");
+    this.#chips = find(".chips");
+    this.#typing = find(".typing");
+    this.#form = find<HTMLFormElement>("form");
+    this.#input = find<HTMLInputElement>("input");
+    this.#wire(find);
+  }
+
+  get isOpen(): boolean {
+    return !this.#panel.hidden;
+  }
+
+  open(): void {
+    this.#panel.hidden = false;
+    this.#launcher?.setAttribute("aria-expanded", "true");
+    this.#greetOnce();
+    if (!this.#privacyPending) this.#input.focus();
+  }
+
+  close(): void {
+    if (this.mode === "page") return;
+    this.#panel.hidden = true;
+    this.#launcher?.setAttribute("aria-expanded", "false");
+    this.#launcher?.focus();
+  }
+
+  /** Shows one event of the stream: a message (new, or a newer state of one shown) or "typing…". */
+  show(event: WebChatEvent): void {
+    if (event.type === "typing") {
+      this.#typing.textContent = `${this.settings.name} is typing…`;
+      clearTimeout(this.#typingTimer);
+      this.#typingTimer = setTimeout(() => {
+        this.#typing.textContent = "";
+      }, 6000);
+      return;
+    }
+    this.#typing.textContent = "";
+    clearTimeout(this.#typingTimer);
+    let bubble = this.#bubbles.get(event.id);
+    if (!bubble) {
+      bubble = this.#bubble("bot");
+      this.#bubbles.set(event.id, bubble);
+    }
+    const body = bubble.querySelector(".body") as HTMLElement;
+    // Rendered and escaped by the server (adapters/web/format.ts); an event of an older server is shown as text.
+    if (typeof event.html === "string") body.innerHTML = event.html;
+    else body.textContent = event.text;
+    if (event.quickReplies?.length) this.#showChips(event.quickReplies);
+    this.#log.scrollTop = this.#log.scrollHeight;
+  }
+
+  /** Says that the connection is lost for good (the stream was closed), or back. */
+  trouble(failed: boolean): void {
+    this.#typing.textContent = failed ? "Connection lost. Reload the page to continue." : this.#typing.textContent;
+  }
+
+  get #privacyPending(): boolean {
+    return this.settings.privacy !== undefined && this.storage.getItem(this.#key("privacy")) === null;
+  }
+
+  #key(name: string): string {
+    return `chatbridge.${this.settings.chatbot}.${name}`;
+  }
+
+  #markup(): string {
+    const { name, avatarUrl, iconUrl, social, privacy, placeholder } = this.settings;
+    const avatar = avatarUrl
+      ? `<img class="avatar" src="${html(avatarUrl)}" alt="">`
+      : `<span class="avatar" aria-hidden="true">${html(name.slice(0, 1).toUpperCase())}</span>`;
+    const links = (Object.keys(SOCIAL_ICONS) as (keyof typeof SOCIAL_ICONS)[])
+      .filter((network) => social[network])
+      .map(
+        (network) =>
+          `<a class="social" href="${html(social[network] as string)}" target="_blank" rel="noopener noreferrer" aria-label="${name} on ${network[0]?.toUpperCase()}${network.slice(1)}">${SOCIAL_ICONS[network]}</a>`,
+      )
+      .join("");
+    const launcher =
+      this.mode === "page"
+        ? ""
+        : `<button class="launcher" type="button" aria-label="Chat with ${html(name)}" aria-expanded="false" aria-controls="chatbridge-panel">${
+            iconUrl ? `<img src="${html(iconUrl)}" alt="">` : CHAT_ICON
+          }</button>`;
+    const notice = privacy
+      ? `<div class="privacy" role="region" aria-label="${html(privacy.name)}"><p><strong>${html(privacy.name)}</strong>${
+          privacy.description ? ` — ${html(privacy.description)}` : ""
+        }${
+          privacy.url ? ` <a href="${html(privacy.url)}" target="_blank" rel="noopener noreferrer">Read it</a>` : ""
+        }</p><button type="button" class="consent">I agree</button></div>`
+      : "";
+    return `${launcher}
+<section class="panel" id="chatbridge-panel" ${this.mode === "page" ? "" : 'role="dialog" hidden'} aria-label="${html(name)}">
+  <header>${avatar}<h2>${html(name)}</h2>${links}
+    <button type="button" class="reset" aria-label="New conversation" title="New conversation">${NEW_ICON}</button>
+    ${this.mode === "page" ? "" : `<button type="button" class="close" aria-label="Close chat" title="Close">${CLOSE_ICON}</button>`}
+  </header>
+  <div class="log" role="log" aria-live="polite" aria-label="Conversation with ${html(name)}"></div>
+  <div class="typing" aria-hidden="true"></div>
+  <div class="chips"></div>
+  ${notice}
+  <form><label class="sr-only" for="chatbridge-input">Your message</label>
+    <input id="chatbridge-input" autocomplete="off" maxlength="4000" placeholder="${html(placeholder)}" required>
+    <button type="submit">Send</button></form>
+</section>`;
+  }
+
+  #wire(find: <T extends HTMLElement>(selector: string) => T): void {
+    this.#launcher?.addEventListener("click", () => (this.isOpen ? this.close() : this.open()));
+    find(".close")?.addEventListener("click", () => this.close());
+    this.#root.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && this.isOpen) this.close();
+    });
+    find(".reset").addEventListener("click", () => {
+      this.#log.replaceChildren();
+      this.#bubbles.clear();
+      this.#chips.replaceChildren();
+      void this.conversation.send("/reset");
+    });
+    find(".consent")?.addEventListener("click", () => {
+      this.storage.setItem(this.#key("privacy"), new Date().toISOString());
+      find(".privacy").remove();
+      this.#setEnabled(true);
+      this.#greetOnce();
+      this.#input.focus();
+    });
+    this.#setEnabled(!this.#privacyPending);
+    this.#form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = this.#input.value.trim();
+      if (text) {
+        this.#input.value = "";
+        this.#say(text);
+      }
+    });
+  }
+
+  #setEnabled(enabled: boolean): void {
+    for (const control of this.#form.querySelectorAll<HTMLInputElement | HTMLButtonElement>("input, button")) {
+      control.disabled = !enabled;
+    }
+  }
+
+  /** The first time the panel opens (and the privacy policy is accepted), the chatbot greets the visitor. */
+  #greetOnce(): void {
+    if (this.#privacyPending || this.storage.getItem(this.#key("greeted")) !== null) return;
+    this.storage.setItem(this.#key("greeted"), "1");
+    void this.conversation.send("/start");
+  }
+
+  #say(text: string): void {
+    const bubble = this.#bubble("user");
+    (bubble.querySelector(".body") as HTMLElement).textContent = text;
+    this.#chips.replaceChildren();
+    this.#log.scrollTop = this.#log.scrollHeight;
+    void this.conversation.send(text).then((taken) => {
+      if (!taken) {
+        const note = this.#bubble("bot");
+        (note.querySelector(".body") as HTMLElement).textContent = "The message could not be sent. Please try again.";
+      }
+    });
+  }
+
+  #bubble(who: "bot" | "user"): HTMLElement {
+    const bubble = document.createElement("div");
+    bubble.className = `bubble ${who}`;
+    const body = document.createElement("div");
+    body.className = "body";
+    const time = document.createElement("time");
+    const now = new Date();
+    time.dateTime = now.toISOString();
+    time.textContent = now.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    bubble.append(body, time);
+    this.#log.append(bubble);
+    return bubble;
+  }
+
+  #showChips(replies: string[]): void {
+    this.#chips.replaceChildren(
+      ...replies.map((reply) => {
+        const chip = document.createElement("button");
+        chip.type = "button";
+        chip.textContent = reply;
+        chip.addEventListener("click", () => this.#say(reply));
+        return chip;
+      }),
+    );
+  }
+}
