@@ -51,7 +51,7 @@ for (let visitor = 0; visitor < VISITORS; visitor++) {
   shown.push(performance.now() - started);
   const clicked = performance.now();
   await launcher.click();
-  await page.locator("#chatbridge-widget input:enabled").waitFor();
+  await page.locator("#chatbridge-input:enabled").waitFor();
   usable.push(performance.now() - clicked);
   await context.close();
 }

@@ -112,6 +112,7 @@ export async function startBridge(
       localUrl: url,
       title: embedded?.demo.chatbot.settings.Name ?? "chatbridge",
       sessionIdleMs: config.bridge.sessionIdleMs,
+      handoff: { canMail: outbox !== undefined, email: config.bridge.handoff.email },
     };
     for (const { plugin, bots } of config.channels) {
       const context = { bots, bridge, http: channelRoutes, store: bridgeStore, log, metrics, onMalformed, receive };

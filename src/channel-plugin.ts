@@ -66,6 +66,8 @@ export interface Deployment {
   title: string;
   /** A conversation idle this long starts a new session; 0 = never (SESSION_IDLE_MINUTES). */
   sessionIdleMs: number;
+  /** Whether a request for a person can be mailed (SMTP configured), and HANDOFF_EMAIL when it is set. */
+  handoff: { canMail: boolean; email: string | undefined };
 }
 
 /** What a plugin's `start` gets. */

@@ -19,7 +19,8 @@ export const webPlugin = defineChannelPlugin<Record<never, never>, Record<never,
     bridge.attach(channel);
     if (receive) {
       const chatbot = bridge.chatbotOf(channel.botId);
-      http.use(webChatRoutes(channel, bridge, { chatbot, title: deployment.title, widget: readWidgetScript() }));
+      const { title, handoff } = deployment;
+      http.use(webChatRoutes(channel, bridge, { chatbot, title, widget: readWidgetScript(), handoff }));
     }
     const detail = receive ? `${deployment.publicUrl ?? deployment.localUrl}/` : "answering only (role worker)";
     return { status: [{ name: "web chat", enabled: true, detail }], stop: async () => {} };

@@ -1,7 +1,7 @@
 import express, { type Request, type Response, Router } from "express";
 import { z } from "zod";
 import type { ChatbotView } from "../../src/bridge/chatbot-link.js";
-import type { InboundSink } from "../../src/bridge/inbound.js";
+import type { InboundMessage, InboundSink } from "../../src/bridge/inbound.js";
 import { originAllowed, originRefusal, widgetCors } from "./origins.js";
 import type { WebChannel } from "./outbound.js";
 import { webChatPage } from "./page.js";
@@ -11,13 +11,39 @@ import { widgetSettings } from "./widget-settings.js";
 const visitorId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8–64 letters, digits, - or _");
 const serialNumber = z.string().trim().min(1).max(64);
 
-/** A message the web chat posts. `chatbot` (the serial number the widget was given) is checked when present. */
+const email = z.email();
+
+/** An e-mail address, or a phone number as people write it: 7 to 15 digits, a leading +, spaces, dots, dashes, (). */
+const contactField = z
+  .string()
+  .trim()
+  .max(254)
+  .refine(
+    (contact) =>
+      email.safeParse(contact).success ||
+      (/^\+?[\d\s().-]{7,20}$/.test(contact) && /^\d{7,15}$/.test(contact.replace(/\D/g, ""))),
+    "must be an e-mail address or a phone number",
+  );
+
+/**
+ * A message the web chat posts. `chatbot` (the serial number the widget was given) is checked when present.
+ * `contact` is how the team can reach the visitor, given with a request for a person: it becomes the user's handle
+ * and link (mailto: or tel:), which the handoff mail shows and the lead records.
+ */
 export const webChatMessage = z.object({
   visitorId,
   messageId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1–64 letters, digits, - or _"),
   text: z.string().trim().min(1, "must not be empty").max(4000),
   chatbot: serialNumber.optional(),
+  contact: contactField.optional(),
 });
+
+/** The visitor as the handoff sees them: their contact, and a link that reaches it. */
+function visitor(id: string, contact: string | undefined): InboundMessage["user"] {
+  if (!contact) return { id };
+  const link = contact.includes("@") ? `mailto:${contact}` : `tel:${contact.replace(/[^\d+]/g, "")}`;
+  return { id, handle: contact, link };
+}
 
 /**
  * How fresh the settings the widget gets are: the bridge reads them again after this long and browsers keep them no
@@ -33,6 +59,8 @@ export interface WebChatRoutesOptions {
   title: string;
   /** The widget's bundle; undefined when it was not built (see widget-bundle.ts). */
   widget: WidgetScript | undefined;
+  /** Whether requests for a person can be mailed, and HANDOFF_EMAIL. */
+  handoff?: { canMail: boolean; email: string | undefined } | undefined;
 }
 
 /**
@@ -94,7 +122,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
     if (!(await admitted(req, res, named(req.query.chatbot))) || !chatbot) return;
     const settings = await chatbot.settings(WIDGET_SETTINGS_MAX_AGE_S * 1000);
     res.set("cache-control", `private, max-age=${WIDGET_SETTINGS_MAX_AGE_S}`);
-    res.json(widgetSettings(chatbot.serialNumber, settings, options.title));
+    res.json(widgetSettings(chatbot.serialNumber, settings, options.title, options.handoff));
   });
   router.post("/webchat/messages", express.json({ limit: "16kb" }), async (req, res) => {
     const parsed = webChatMessage.safeParse(req.body);
@@ -103,7 +131,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
       res.status(400).json({ error: `${issue?.path.join(".") || "body"} ${issue?.message ?? "is invalid"}` });
       return;
     }
-    const { visitorId: id, messageId, text } = parsed.data;
+    const { visitorId: id, messageId, text, contact } = parsed.data;
     if (!(await admitted(req, res, parsed.data.chatbot))) return;
     const outcome = await sink
       .accept({
@@ -111,7 +139,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
         botId: channel.botId,
         eventId: `${id}:${messageId}`,
         target: { chatId: id, isGroup: false },
-        user: { id },
+        user: visitor(id, contact),
         text,
         media: [],
         receivedAt: new Date(),

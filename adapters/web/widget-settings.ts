@@ -20,12 +20,15 @@ const MIN_CONTRAST = 4.5;
 /**
  * The widget's settings from the chatbot's: what the API stores as free text is checked here, so that the browser
  * gets only colours it can use and only http(s) addresses. `fallbackName` names the widget when the chatbot's
- * settings cannot be read (the hosted platform has no `Get`): the defaults then apply to everything else.
+ * settings cannot be read (the hosted platform has no `Get`): the defaults then apply to everything else. The widget
+ * offers "Talk to a person" only where the request can reach someone: mail configured (`handoff.canMail`) and an
+ * address, the chatbot's TalkToHumanEmail or HANDOFF_EMAIL.
  */
 export function widgetSettings(
   serialNumber: string,
   settings: ChatbotSettings | undefined,
   fallbackName: string,
+  handoff: { canMail: boolean; email: string | undefined } = { canMail: false, email: undefined },
 ): WidgetSettings {
   const s = settings ?? {};
   const privacyName = text(s.ChatbotPrivacyPolicyName);
@@ -56,6 +59,7 @@ export function widgetSettings(
       whatsapp: httpUrl(s.WhatsappUrl),
     },
     storage: s.RemoveChatLogOnBrowserClose === true ? "session" : "local",
+    handoff: handoff.canMail && Boolean(text(s.TalkToHumanEmail) ?? handoff.email),
   };
 }
 

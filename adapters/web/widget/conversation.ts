@@ -32,12 +32,16 @@ export class Conversation {
     this.#events = events;
   }
 
-  /** Posts a message; resolves false when the bridge did not take it (the visitor may send it again). */
-  async send(text: string): Promise<boolean> {
+  /**
+   * Posts a message (with `contact`, how the team can reach the visitor, for a request for a person); resolves false
+   * when the bridge did not take it (the visitor may send it again).
+   */
+  async send(text: string, contact?: string): Promise<boolean> {
+    const message = { visitorId: this.visitor, messageId: randomId(16), text, chatbot: this.chatbot, contact };
     const response = await fetch(`${this.base}/webchat/messages`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ visitorId: this.visitor, messageId: randomId(16), text, chatbot: this.chatbot }),
+      body: JSON.stringify(message),
     }).catch(() => undefined);
     return response?.ok === true;
   }

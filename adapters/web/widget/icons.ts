@@ -9,6 +9,7 @@ export const CHAT_ICON = svg("M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 
 export const CLOSE_ICON = svg(
   "M6.4 5 5 6.4 10.6 12 5 17.6 6.4 19l5.6-5.6 5.6 5.6 1.4-1.4-5.6-5.6L19 6.4 17.6 5 12 10.6z",
 );
+export const PERSON_ICON = svg("M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm0 2c-3.3 0-8 1.7-8 5v1h16v-1c0-3.3-4.7-5-8-5z");
 export const NEW_ICON = svg("M12 5V2L8 6l4 4V7a5 5 0 1 1-5 5H5a7 7 0 1 0 7-7z");
 export const SOCIAL_ICONS: Record<"facebook" | "instagram" | "whatsapp", string> = {
   facebook: svg("M14 8h3V4h-3a4 4 0 0 0-4 4v2H8v4h2v8h4v-8h3l1-4h-4V8z"),

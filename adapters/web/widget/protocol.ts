@@ -32,6 +32,8 @@ export interface WidgetSettings {
   social: { facebook?: string | undefined; instagram?: string | undefined; whatsapp?: string | undefined };
   /** RemoveChatLogOnBrowserClose: the conversation is kept in session storage (gone with the browser) or local. */
   storage: "local" | "session";
+  /** A request for a person can reach someone (mail configured, an address known): the widget offers it. */
+  handoff: boolean;
 }
 
 /**

@@ -55,12 +55,22 @@ time { display: block; font-size: 11px; opacity: .75; margin-top: 2px; }
 .privacy { margin: 0 14px 10px; padding: 10px 12px; border: 1px solid var(--line); border-radius: 10px; font-size: 13px; }
 .privacy p { margin: 0 0 8px; }
 .privacy a { color: inherit; }
-.privacy button, form button { background: var(--bot-bg); color: var(--bot-fg); border: 0; border-radius: 10px;
+.privacy button, form.compose button { background: var(--bot-bg); color: var(--bot-fg); border: 0; border-radius: 10px;
   padding: 8px 14px; cursor: pointer; font: inherit; }
-form { display: flex; gap: 8px; padding: 10px 14px 14px; border-top: 1px solid var(--line); }
-form input { flex: 1; min-width: 0; padding: 10px 12px; border-radius: 10px; border: 1px solid var(--line);
+.contact { margin: 0 14px 10px; padding: 10px 12px; border: 1px solid var(--line); border-radius: 10px; font-size: 14px;
+  display: flex; flex-direction: column; gap: 6px; }
+.contact[hidden] { display: none; }
+.contact p { margin: 0; }
+.contact input { padding: 8px 10px; border-radius: 8px; border: 1px solid var(--line); background: transparent; color: var(--ink); font: inherit; }
+.contact .error { color: rgb(185,28,28); min-height: 1em; font-size: 13px; }
+@media (prefers-color-scheme: dark) { .contact .error { color: rgb(252,165,165); } }
+.contact .actions { display: flex; gap: 8px; }
+.contact button { background: var(--bot-bg); color: var(--bot-fg); border: 0; border-radius: 10px; padding: 8px 14px; cursor: pointer; font: inherit; }
+.contact button.cancel { background: transparent; color: var(--ink); border: 1px solid var(--line); }
+form.compose { display: flex; gap: 8px; padding: 10px 14px 14px; border-top: 1px solid var(--line); }
+form.compose input { flex: 1; min-width: 0; padding: 10px 12px; border-radius: 10px; border: 1px solid var(--line);
   background: transparent; color: var(--ink); font: inherit; }
-form input::placeholder { color: var(--muted); }
+form.compose input::placeholder { color: var(--muted); }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 }

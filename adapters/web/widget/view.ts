@@ -1,10 +1,16 @@
 import type { Conversation } from "./conversation.js";
-import { CHAT_ICON, CLOSE_ICON, NEW_ICON, SOCIAL_ICONS } from "./icons.js";
+import { CHAT_ICON, CLOSE_ICON, NEW_ICON, PERSON_ICON, SOCIAL_ICONS } from "./icons.js";
 import type { WebChatEvent, WidgetSettings } from "./protocol.js";
 import { styles } from "./styles.js";
 
 /** How the widget is shown: a launcher bubble opening a panel on any page, or the whole page at chatbridge's `/`. */
 export type WidgetMode = "bubble" | "page";
+
+/** An e-mail address, or a phone number of 7 to 15 digits: what the bridge accepts as a contact. */
+function reachable(contact: string): boolean {
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(contact)) return true;
+  return /^\+?[\d\s().-]{7,20}$/.test(contact) && /^\d{7,15}$/.test(contact.replace(/\D/g, ""));
+}
 
 const html = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
@@ -45,8 +51,8 @@ export class WidgetView {
     this.#log = find(".log");
     this.#chips = find(".chips");
     this.#typing = find(".typing");
-    this.#form = find<HTMLFormElement>("form");
-    this.#input = find<HTMLInputElement>("input");
+    this.#form = find<HTMLFormElement>("form.compose");
+    this.#input = find<HTMLInputElement>("form.compose input");
     this.#wire(find);
   }
 
@@ -134,6 +140,11 @@ export class WidgetView {
     return `${launcher}
 <section class="panel" id="chatbridge-panel" ${this.mode === "page" ? "" : 'role="dialog" hidden'} aria-label="${html(name)}">
   <header>${avatar}<h2>${html(name)}</h2>${links}
+    ${
+      this.settings.handoff
+        ? `<button type="button" class="human" aria-label="Talk to a person" title="Talk to a person" aria-controls="chatbridge-contact-form">${PERSON_ICON}</button>`
+        : ""
+    }
     <button type="button" class="reset" aria-label="New conversation" title="New conversation">${NEW_ICON}</button>
     ${this.mode === "page" ? "" : `<button type="button" class="close" aria-label="Close chat" title="Close">${CLOSE_ICON}</button>`}
   </header>
@@ -141,7 +152,14 @@ export class WidgetView {
   <div class="typing" aria-hidden="true"></div>
   <div class="chips"></div>
   ${notice}
-  <form><label class="sr-only" for="chatbridge-input">Your message</label>
+  <form class="contact" id="chatbridge-contact-form" hidden aria-label="Talk to a person" novalidate>
+    <p>A person from our team will contact you. How can they reach you?</p>
+    <label for="chatbridge-contact">E-mail or phone number</label>
+    <input id="chatbridge-contact" autocomplete="email" maxlength="254" required>
+    <p class="error" role="alert"></p>
+    <div class="actions"><button type="submit">Send request</button><button type="button" class="cancel">Cancel</button></div>
+  </form>
+  <form class="compose"><label class="sr-only" for="chatbridge-input">Your message</label>
     <input id="chatbridge-input" autocomplete="off" maxlength="4000" placeholder="${html(placeholder)}" required>
     <button type="submit">Send</button></form>
 </section>`;
@@ -167,6 +185,7 @@ export class WidgetView {
       this.#input.focus();
     });
     this.#setEnabled(!this.#privacyPending);
+    this.#wireHandoff(find);
     this.#form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = this.#input.value.trim();
@@ -174,6 +193,40 @@ export class WidgetView {
         this.#input.value = "";
         this.#say(text);
       }
+    });
+  }
+
+  /**
+   * "Talk to a person": the visitor leaves an e-mail address or a phone number (checked here as the bridge checks
+   * it), then the request goes with it, so the mail to the team says how to reach them.
+   */
+  #wireHandoff(find: <T extends HTMLElement>(selector: string) => T): void {
+    const button = find<HTMLButtonElement>(".human");
+    if (!button) return;
+    const form = find<HTMLFormElement>("form.contact");
+    const field = find<HTMLInputElement>("#chatbridge-contact");
+    const error = find(".contact .error");
+    button.addEventListener("click", () => {
+      form.hidden = false;
+      field.focus();
+    });
+    find(".contact .cancel").addEventListener("click", () => {
+      form.hidden = true;
+      error.textContent = "";
+    });
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const contact = field.value.trim();
+      if (!reachable(contact)) {
+        error.textContent = "Please enter an e-mail address (name@example.com) or a phone number with its area code.";
+        field.setAttribute("aria-invalid", "true");
+        field.focus();
+        return;
+      }
+      field.removeAttribute("aria-invalid");
+      error.textContent = "";
+      form.hidden = true;
+      this.#say("/human", `I'd like to talk to a person. You can reach me at ${contact}.`, contact);
     });
   }
 
@@ -190,12 +243,13 @@ export class WidgetView {
     void this.conversation.send("/start");
   }
 
-  #say(text: string): void {
+  /** Shows the visitor's message (`shown`, when it is not the text sent) and sends it. */
+  #say(text: string, shown = text, contact?: string): void {
     const bubble = this.#bubble("user");
-    (bubble.querySelector(".body") as HTMLElement).textContent = text;
+    (bubble.querySelector(".body") as HTMLElement).textContent = shown;
     this.#chips.replaceChildren();
     this.#log.scrollTop = this.#log.scrollHeight;
-    void this.conversation.send(text).then((taken) => {
+    void this.conversation.send(text, contact).then((taken) => {
       if (!taken) {
         const note = this.#bubble("bot");
         (note.querySelector(".body") as HTMLElement).textContent = "The message could not be sent. Please try again.";

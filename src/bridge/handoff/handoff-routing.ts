@@ -86,7 +86,9 @@ export class HandoffRouting {
       await bot.recordLead({
         Type: "Handoff",
         Name: name ?? handle,
-        Phone: handle && /^\+\d{7,15}$/.test(handle) ? handle : undefined,
+        // A web visitor gives an e-mail address or a phone number with the request; WhatsApp's handle is the number.
+        Email: handle && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(handle) ? handle : undefined,
+        Phone: handle && /^\+?[\d\s().-]{7,20}$/.test(handle) ? handle : undefined,
         Content: said.text,
       });
     }

@@ -70,6 +70,32 @@ describe("web chat routes", () => {
     });
   });
 
+  it("takes a request for a person with the visitor's contact, as the user's handle and link", async () => {
+    const accepted: InboundMessage[] = [];
+    const base = await serve({
+      accept: async (message) => {
+        accepted.push(message);
+        return "accepted";
+      },
+      cancel: () => {},
+    });
+    const ask = (messageId: string, contact: string) =>
+      post(base, { visitorId: "visitor-123", messageId, text: "/human", contact });
+    expect((await ask("h1", " ana@example.com ")).status).toBe(202);
+    expect((await ask("h2", "+1 (512) 555-0100")).status).toBe(202);
+    expect((await ask("h3", "0612 34 56 78")).status).toBe(202);
+    expect(accepted.map((message) => message.user)).toEqual([
+      { id: "visitor-123", handle: "ana@example.com", link: "mailto:ana@example.com" },
+      { id: "visitor-123", handle: "+1 (512) 555-0100", link: "tel:+15125550100" },
+      { id: "visitor-123", handle: "0612 34 56 78", link: "tel:0612345678" },
+    ]);
+    for (const contact of ["ana", "12345", "call me maybe", "+1 555"]) {
+      const refused = await ask(`bad-${contact.length}`, contact);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ error: "contact must be an e-mail address or a phone number" });
+    }
+  });
+
   it("answers 400 naming the field, and 503 when the bridge cannot take the message", async () => {
     const base = await serve({
       accept: async () => {

@@ -17,6 +17,7 @@ import { ChatbotClient, type ChatbotSettings } from "../../../src/client/index.j
 import { loadConfig } from "../../../src/config.js";
 import { createLogger } from "../../../src/log.js";
 import { chromiumForTests, launchChromium } from "../../support/chromium.js";
+import { SmtpSink } from "../../support/smtp-sink.js";
 import { freePort } from "../../support/waiting.js";
 
 const SCREENSHOTS = path.resolve("reports", "screenshots");
@@ -28,12 +29,21 @@ let siteUrl: string;
 let browser: Browser;
 let serial: string;
 let client: ChatbotClient;
+let smtp: SmtpSink;
 
 beforeAll(async () => {
   if (!browserSupport.available) return;
   const dir = path.join(await import("node:os").then((os) => os.tmpdir()), `chatbridge-widget-${process.pid}`);
+  smtp = await SmtpSink.start();
   const config = loadConfig(
-    { PORT: String(await freePort()), DATA_DIR: dir, STORE_URL: "memory://" },
+    {
+      PORT: String(await freePort()),
+      DATA_DIR: dir,
+      STORE_URL: "memory://",
+      SMTP_URL: smtp.url(),
+      MAIL_FROM: "Homes bot <bot@homes.example>",
+      HANDOFF_EMAIL: "agents@homes.example",
+    },
     { envFile: undefined },
   );
   running = await startBridge(config, createLogger("silent"), { host: "127.0.0.1" });
@@ -64,6 +74,7 @@ afterAll(async () => {
   site?.closeAllConnections();
   site?.close();
   await running?.close(1000);
+  await smtp?.stop();
 });
 
 /** Edits the chatbot's settings, then waits until the widget's settings can no longer be the old ones. */
@@ -123,7 +134,7 @@ describe.skipIf(!browserSupport.available)("the widget on another site's page, i
     expect(await page.locator("#chatbridge-widget a.social").getAttribute("href")).toBe(
       "https://facebook.com/harborpine",
     );
-    const input = page.locator("#chatbridge-widget input");
+    const input = page.locator("#chatbridge-input");
     expect(await input.getAttribute("placeholder")).toBe("Ask about a home…");
     // The privacy notice comes first: nothing can be sent before it is accepted.
     expect(await page.locator("#chatbridge-widget .privacy").textContent()).toContain(
@@ -200,6 +211,34 @@ describe.skipIf(!browserSupport.available)("the widget on another site's page, i
       .poll(() => page.locator("#chatbridge-widget .bubble.bot").first().textContent(), { timeout: 10_000 })
       .toContain("Harbor & Pine Realty assistant");
     await page.screenshot({ path: path.join(SCREENSHOTS, "page.png") });
+    await context.close();
+  }, 30_000);
+
+  it("asks the visitor how to reach them before handing the conversation to a person, and mails the team that", async () => {
+    const { context, page } = await visit();
+    await page.locator("#chatbridge-widget .launcher").click();
+    await page.locator("#chatbridge-widget .human").click();
+    const field = page.locator("#chatbridge-contact");
+    await field.fill("call me maybe");
+    await page.locator("#chatbridge-widget form.contact button[type=submit]").click();
+    expect(await page.locator("#chatbridge-widget .contact .error").textContent()).toContain("Please enter an e-mail");
+    expect(await field.getAttribute("aria-invalid")).toBe("true");
+    await field.fill("ana@example.com");
+    await page.locator("#chatbridge-widget form.contact button[type=submit]").click();
+    await expect
+      .poll(() => page.locator("#chatbridge-widget .bubble.user").last().textContent())
+      .toContain("You can reach me at ana@example.com.");
+    // What happens next, in the chatbot's words (its TalkToHumanResponseMessage).
+    await expect
+      .poll(() => page.locator("#chatbridge-widget .bubble.bot").last().textContent(), { timeout: 10_000 })
+      .toContain("One of our agents will e-mail you shortly.");
+    await expect.poll(() => smtp.received.length, { timeout: 10_000 }).toBe(1);
+    const [mail] = smtp.received;
+    expect(mail?.envelope.to).toEqual(["agents@homes.example"]);
+    expect(mail?.text).toContain("Reach them: mailto:ana@example.com");
+    const leads = await client.listLeads({ serialNumber: serial });
+    expect(leads.at(-1)).toMatchObject({ Type: "Handoff", Name: "ana@example.com", Email: "ana@example.com" });
+    await page.screenshot({ path: path.join(SCREENSHOTS, "widget-handoff.png") });
     await context.close();
   }, 30_000);
 });

@@ -43,7 +43,16 @@ describe("widgetSettings", () => {
       },
       social: { facebook: "https://facebook.com/harbor", instagram: undefined, whatsapp: undefined },
       storage: "session",
+      handoff: false,
     });
+  });
+
+  it("offers a person only where the request can reach one: mail configured and an address known", () => {
+    const mail = { canMail: true, email: undefined };
+    expect(widgetSettings("sn-1", { TalkToHumanEmail: "agents@example.com" }, "x", mail).handoff).toBe(true);
+    expect(widgetSettings("sn-1", {}, "x", { canMail: true, email: "desk@example.com" }).handoff).toBe(true);
+    expect(widgetSettings("sn-1", {}, "x", mail).handoff).toBe(false);
+    expect(widgetSettings("sn-1", { TalkToHumanEmail: "agents@example.com" }, "x").handoff).toBe(false);
   });
 
   it("falls back to the API's defaults and the given name when the settings cannot be read", () => {
