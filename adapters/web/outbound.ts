@@ -72,6 +72,28 @@ export class WebChannel implements Channel {
     throw new ChannelError("rejected", "the web chat has no native drafts");
   }
 
+  /**
+   * Keeps what the visitor sent in their log beside the answers, so that a reload (or another tab) shows the whole
+   * conversation: the message under its own id (`v-<messageId>`, which the widget gave the bubble it drew), or for
+   * a new conversation a reset, after which the replay shows nothing older.
+   */
+  async recordVisitor(visitorId: string, messageId: string, said: { text: string } | "reset"): Promise<void> {
+    const id = `v-${messageId}`;
+    const event: WebChatEvent =
+      said === "reset"
+        ? { type: "reset", id }
+        : {
+            type: "message",
+            id,
+            text: said.text,
+            format: "plain",
+            html: plainToWebHtml(said.text),
+            from: "visitor",
+            at: new Date().toISOString(),
+          };
+    await this.#append(visitorId, id, event);
+  }
+
   async typing(target: ReplyTarget): Promise<void> {
     await this.#append(target.chatId, undefined, { type: "typing" });
   }
@@ -124,6 +146,7 @@ export class WebChannel implements Channel {
       format: text.format,
       html: text.format === "plain" ? plainToWebHtml(text.text) : markdownToWebHtml(text.text),
       quickReplies: text.quickReplies,
+      at: new Date().toISOString(),
     };
     return this.#append(visitorId, id, event);
   }

@@ -146,6 +146,14 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
       })
       // The store is unreachable: say so, so the page can offer to send again; nothing was queued.
       .catch(() => "unavailable" as const);
+    if (outcome === "accepted") {
+      // Commands stay out of the history; a request for a person is kept with the contact given.
+      const said = text === "/reset" ? "reset" : contact ? { text: `Asked for a person: ${contact}` } : { text };
+      if (said === "reset" || !text.startsWith("/") || contact) {
+        // The message is taken whatever happens to its history: a failure here only means a reload will not show it.
+        await channel.recordVisitor(id, messageId, said).catch(() => {});
+      }
+    }
     res.status(outcome === "stopping" || outcome === "unavailable" ? 503 : 202).json({ status: outcome });
   });
   router.get("/webchat/events", async (req, res) => {

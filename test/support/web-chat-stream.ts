@@ -8,6 +8,8 @@ export interface StreamedEvent {
   text?: string;
   /** The HTML the page shows for a message. */
   html?: string;
+  /** `visitor` for the visitor's own messages (kept for the history); the bridge's otherwise. */
+  from?: "visitor";
   quickReplies?: string[];
 }
 
@@ -51,10 +53,12 @@ export async function openWebChatStream(base: string, visitor: string, lastEvent
     ended: () => ended,
     /** The id of the last event received: what a reconnecting EventSource sends as Last-Event-ID. */
     lastId: () => events.at(-1)?.id,
-    /** The latest state of each message, in the order the messages first appeared. */
+    /** The latest state of each of the bridge's messages, in the order the messages first appeared. */
     messages: () => {
       const latest = new Map<string, StreamedEvent>();
-      for (const event of events) if (event.messageId) latest.set(event.messageId, event);
+      for (const event of events) {
+        if (event.type === "message" && event.messageId && event.from !== "visitor") latest.set(event.messageId, event);
+      }
       return [...latest.values()];
     },
     close: async () => {

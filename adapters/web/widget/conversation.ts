@@ -36,8 +36,8 @@ export class Conversation {
    * Posts a message (with `contact`, how the team can reach the visitor, for a request for a person); resolves false
    * when the bridge did not take it (the visitor may send it again).
    */
-  async send(text: string, contact?: string): Promise<boolean> {
-    const message = { visitorId: this.visitor, messageId: randomId(16), text, chatbot: this.chatbot, contact };
+  async send(text: string, contact?: string, messageId = newMessageId()): Promise<boolean> {
+    const message = { visitorId: this.visitor, messageId, text, chatbot: this.chatbot, contact };
     const response = await fetch(`${this.base}/webchat/messages`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -49,6 +49,11 @@ export class Conversation {
   close(): void {
     this.#events?.close();
   }
+}
+
+/** A message's id: the bridge takes each id once (a retried post is not asked twice), and it keys the bubble. */
+export function newMessageId(): string {
+  return randomId(16);
 }
 
 function randomId(length: number): string {

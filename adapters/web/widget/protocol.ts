@@ -48,5 +48,11 @@ export type WebChatEvent =
       format: "markdown" | "plain";
       html: string;
       quickReplies?: string[] | undefined;
+      /** `visitor` for the visitor's own messages, kept so that a reload shows the whole conversation. */
+      from?: "bot" | "visitor" | undefined;
+      /** When this state of the message was written (ISO 8601). */
+      at?: string | undefined;
     }
-  | { type: "typing" };
+  | { type: "typing" }
+  /** The visitor started a new conversation: what came before is not shown again. */
+  | { type: "reset"; id: string };

@@ -1,4 +1,4 @@
-import type { Conversation } from "./conversation.js";
+import { type Conversation, newMessageId } from "./conversation.js";
 import { CHAT_ICON, CLOSE_ICON, NEW_ICON, PERSON_ICON, SOCIAL_ICONS } from "./icons.js";
 import type { WebChatEvent, WidgetSettings } from "./protocol.js";
 import { styles } from "./styles.js";
@@ -30,6 +30,13 @@ export class WidgetView {
   readonly #form: HTMLFormElement;
   readonly #input: HTMLInputElement;
   readonly #bubbles = new Map<string, HTMLElement>();
+  readonly #announcer: HTMLElement;
+  /** Answers read out once each, when they stopped growing; the history replayed at load is not read out. */
+  readonly #announced = new Set<string>();
+  readonly #settling = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #startedAt = Date.now();
+  /** New conversations this page started, whose echo it ignores. */
+  readonly #ownResets = new Set<string>();
   #typingTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -53,6 +60,7 @@ export class WidgetView {
     this.#typing = find(".typing");
     this.#form = find<HTMLFormElement>("form.compose");
     this.#input = find<HTMLInputElement>("form.compose input");
+    this.#announcer = find(".announcer");
     this.#wire(find);
   }
 
@@ -74,8 +82,15 @@ export class WidgetView {
     this.#launcher?.focus();
   }
 
-  /** Shows one event of the stream: a message (new, or a newer state of one shown) or "typing…". */
+  /**
+   * Shows one event of the stream: a message (new, or a newer state of one shown; the visitor's own too, so that a
+   * reload shows the whole conversation), "typing…", or a new conversation's start.
+   */
   show(event: WebChatEvent): void {
+    if (event.type === "reset") {
+      if (!this.#ownResets.delete(event.id)) this.#clear();
+      return;
+    }
     if (event.type === "typing") {
       this.#typing.textContent = `${this.settings.name} is typing…`;
       clearTimeout(this.#typingTimer);
@@ -84,11 +99,23 @@ export class WidgetView {
       }, 6000);
       return;
     }
+    const at = event.at ? new Date(event.at) : new Date();
+    if (event.from === "visitor") {
+      // The suggestions offered before it were answered by it.
+      this.#chips.replaceChildren();
+      // Drawn already when this page sent it; from another tab or before a reload, drawn now.
+      if (!this.#bubbles.has(event.id)) {
+        const bubble = this.#bubble("user", at);
+        (bubble.querySelector(".body") as HTMLElement).textContent = event.text;
+        this.#bubbles.set(event.id, bubble);
+      }
+      return;
+    }
     this.#typing.textContent = "";
     clearTimeout(this.#typingTimer);
     let bubble = this.#bubbles.get(event.id);
     if (!bubble) {
-      bubble = this.#bubble("bot");
+      bubble = this.#bubble("bot", at);
       this.#bubbles.set(event.id, bubble);
     }
     const body = bubble.querySelector(".body") as HTMLElement;
@@ -97,6 +124,27 @@ export class WidgetView {
     else body.textContent = event.text;
     if (event.quickReplies?.length) this.#showChips(event.quickReplies);
     this.#log.scrollTop = this.#log.scrollHeight;
+    if (at.getTime() >= this.#startedAt - 1000) this.#announceWhenSettled(event.id, body);
+  }
+
+  /** Reads an answer out once, when it has not changed for a moment, rather than at every streamed update. */
+  #announceWhenSettled(id: string, body: HTMLElement): void {
+    if (this.#announced.has(id)) return;
+    clearTimeout(this.#settling.get(id));
+    this.#settling.set(
+      id,
+      setTimeout(() => {
+        this.#settling.delete(id);
+        this.#announced.add(id);
+        this.#announcer.textContent = `${this.settings.name}: ${body.textContent ?? ""}`;
+      }, 1200),
+    );
+  }
+
+  #clear(): void {
+    this.#log.replaceChildren();
+    this.#bubbles.clear();
+    this.#chips.replaceChildren();
   }
 
   /** Says that the connection is lost for good (the stream was closed), or back. */
@@ -148,7 +196,8 @@ export class WidgetView {
     <button type="button" class="reset" aria-label="New conversation" title="New conversation">${NEW_ICON}</button>
     ${this.mode === "page" ? "" : `<button type="button" class="close" aria-label="Close chat" title="Close">${CLOSE_ICON}</button>`}
   </header>
-  <div class="log" role="log" aria-live="polite" aria-label="Conversation with ${html(name)}"></div>
+  <div class="log" role="log" aria-live="off" aria-label="Conversation with ${html(name)}"></div>
+  <div class="announcer sr-only" aria-live="polite" aria-atomic="true"></div>
   <div class="typing" aria-hidden="true"></div>
   <div class="chips"></div>
   ${notice}
@@ -172,10 +221,11 @@ export class WidgetView {
       if (event.key === "Escape" && this.isOpen) this.close();
     });
     find(".reset").addEventListener("click", () => {
-      this.#log.replaceChildren();
-      this.#bubbles.clear();
-      this.#chips.replaceChildren();
-      void this.conversation.send("/reset");
+      this.#clear();
+      const messageId = newMessageId();
+      // Cleared already: its echo must not clear what the visitor writes meanwhile.
+      this.#ownResets.add(`v-${messageId}`);
+      void this.conversation.send("/reset", undefined, messageId);
     });
     find(".consent")?.addEventListener("click", () => {
       this.storage.setItem(this.#key("privacy"), new Date().toISOString());
@@ -245,11 +295,14 @@ export class WidgetView {
 
   /** Shows the visitor's message (`shown`, when it is not the text sent) and sends it. */
   #say(text: string, shown = text, contact?: string): void {
+    const messageId = newMessageId();
     const bubble = this.#bubble("user");
     (bubble.querySelector(".body") as HTMLElement).textContent = shown;
+    // The bridge keeps it in the visitor's history as `v-<messageId>`: its echo finds this bubble.
+    this.#bubbles.set(`v-${messageId}`, bubble);
     this.#chips.replaceChildren();
     this.#log.scrollTop = this.#log.scrollHeight;
-    void this.conversation.send(text, contact).then((taken) => {
+    void this.conversation.send(text, contact, messageId).then((taken) => {
       if (!taken) {
         const note = this.#bubble("bot");
         (note.querySelector(".body") as HTMLElement).textContent = "The message could not be sent. Please try again.";
@@ -257,15 +310,14 @@ export class WidgetView {
     });
   }
 
-  #bubble(who: "bot" | "user"): HTMLElement {
+  #bubble(who: "bot" | "user", at = new Date()): HTMLElement {
     const bubble = document.createElement("div");
     bubble.className = `bubble ${who}`;
     const body = document.createElement("div");
     body.className = "body";
     const time = document.createElement("time");
-    const now = new Date();
-    time.dateTime = now.toISOString();
-    time.textContent = now.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    time.dateTime = at.toISOString();
+    time.textContent = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
     bubble.append(body, time);
     this.#log.append(bubble);
     return bubble;

@@ -96,6 +96,39 @@ describe("web chat routes", () => {
     }
   });
 
+  it("keeps what the visitor said in their history, commands aside, and a new conversation as a reset", async () => {
+    const base = await serve(nobody);
+    await post(base, { visitorId: "visitor-hist", messageId: "a1", text: "/start" });
+    await post(base, { visitorId: "visitor-hist", messageId: "a2", text: "  lofts near the park " });
+    await post(base, { visitorId: "visitor-hist", messageId: "a3", text: "/human", contact: "ana@example.com" });
+    await post(base, { visitorId: "visitor-hist", messageId: "a4", text: "/reset" });
+    const page = await openWebChatStream(base, "visitor-hist");
+    try {
+      await until(() => (page.events.length >= 3 ? true : undefined));
+      expect(
+        page.events.map(({ type, messageId, from, text, html }) => ({ type, messageId, from, text, html })),
+      ).toEqual([
+        {
+          type: "message",
+          messageId: "v-a2",
+          from: "visitor",
+          text: "lofts near the park",
+          html: "lofts near the park",
+        },
+        {
+          type: "message",
+          messageId: "v-a3",
+          from: "visitor",
+          text: "Asked for a person: ana@example.com",
+          html: "Asked for a person: ana@example.com",
+        },
+        { type: "reset", messageId: "v-a4", from: undefined, text: undefined, html: undefined },
+      ]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it("answers 400 naming the field, and 503 when the bridge cannot take the message", async () => {
     const base = await serve({
       accept: async () => {
