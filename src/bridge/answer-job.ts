@@ -6,6 +6,7 @@ import { commandIn } from "./commands.js";
 import type { HandoffBot } from "./handoff/handoff-routing.js";
 import type { InboundMessage, ReplyTarget } from "./inbound.js";
 import type { JobLedger } from "./job-ledger.js";
+import { isLimitRefusal, limitRefusalText } from "./limit-refusal.js";
 import type { MediaPlan, MediaQuestion } from "./media/media-pipeline.js";
 import { refusalText } from "./media/refusals.js";
 import { type AnswerProgress, streamReply } from "./reply/reply-streamer.js";
@@ -113,11 +114,13 @@ export class AnswerJob {
       if (fence.aborted) throw error;
       log.warn({ err: error, channel: last.channel, conversation }, "answer failed");
       if (error instanceof ChatbotApiError) metrics.upstreamErrors.inc({ kind: error.kind });
-      await this.#sendOnce("apology", attached, last.target, { text: config.apologyText, format: "plain" }).catch(
-        (failure: unknown) => {
-          if (!fence.aborted) log.error({ err: failure, conversation }, "the apology could not be sent");
-        },
-      );
+      // The chatbot's limits refused the question: the owner's words, not an apology for a failure.
+      const text = isLimitRefusal(error)
+        ? limitRefusalText(error, await bot.settings.read().catch(() => undefined))
+        : config.apologyText;
+      await this.#sendOnce("apology", attached, last.target, { text, format: "plain" }).catch((failure: unknown) => {
+        if (!fence.aborted) log.error({ err: failure, conversation }, "the apology could not be sent");
+      });
     }
   }
 
