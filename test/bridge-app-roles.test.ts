@@ -9,7 +9,7 @@ import { createLogger } from "../src/log.js";
 import { SlackEmulator } from "./emulators/slack.js";
 import { TelegramEmulator } from "./emulators/telegram.js";
 import { freePort, holds, until } from "./support/waiting.js";
-import { openWebChatStream } from "./support/web-chat-stream.js";
+import { newVisitor, openWebChatStream } from "./support/web-chat-stream.js";
 import { ScriptedChatbot } from "./upstream/scripted-chatbot.js";
 
 const TELEGRAM_TOKEN = "123456789:AAroles-in-process-token_01";
@@ -69,12 +69,13 @@ describe("startBridge's roles", () => {
     const env = { DATA_DIR: dataDir, ADMIN_TOKEN: "admin-token-of-the-roles" };
     const web = await startRole("web", env);
     let worker: RunningBridge | undefined;
-    const page = await openWebChatStream(web.url, "visitor-roles");
+    const visitor = await newVisitor(web.url);
+    const page = await openWebChatStream(web.url, visitor);
     try {
       const posted = await fetch(`${web.url}/webchat/messages`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ visitorId: "visitor-roles", messageId: "q1", text: "lofts" }),
+        body: JSON.stringify({ visitorId: visitor, messageId: "q1", text: "lofts" }),
       });
       expect(posted.status).toBe(202);
       await new Promise((resolve) => setTimeout(resolve, 1_000));

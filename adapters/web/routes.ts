@@ -5,10 +5,10 @@ import type { InboundMessage, InboundSink } from "../../src/bridge/inbound.js";
 import { originAllowed, originRefusal, widgetCors } from "./origins.js";
 import type { WebChannel } from "./outbound.js";
 import { webChatPage } from "./page.js";
+import { type VisitorIdentity, visitorToken } from "./visitor-identity.js";
 import type { WidgetScript } from "./widget-bundle.js";
 import { widgetSettings } from "./widget-settings.js";
 
-const visitorId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8–64 letters, digits, - or _");
 const serialNumber = z.string().trim().min(1).max(64);
 
 const email = z.email();
@@ -31,7 +31,7 @@ const contactField = z
  * and link (mailto: or tel:), which the handoff mail shows and the lead records.
  */
 export const webChatMessage = z.object({
-  visitorId,
+  visitorId: visitorToken,
   messageId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1–64 letters, digits, - or _"),
   text: z.string().trim().min(1, "must not be empty").max(4000),
   chatbot: serialNumber.optional(),
@@ -61,14 +61,18 @@ export interface WebChatRoutesOptions {
   widget: WidgetScript | undefined;
   /** Whether requests for a person can be mailed, and HANDOFF_EMAIL. */
   handoff?: { canMail: boolean; email: string | undefined } | undefined;
+  /** Issues visitors' identities and checks them on every message and event stream. */
+  identity: VisitorIdentity;
 }
 
 /**
  * The web chat and its widget:
  * - `GET /` the bridge's own page (the widget, drawn over the whole page), `GET /widget.js` the widget's script;
  * - `GET /webchat/widget?chatbot=<serial>` the widget's settings from the chatbot's (WidgetSettings);
+ * - `POST /webchat/visitors` a new visitor's identity (a token signed by the bridge, see visitor-identity.ts);
  * - `POST /webchat/messages` to send (answered 202 at once; the answer comes as events), and
- *   `GET /webchat/events?visitor=…` (Server-Sent Events, resumable with Last-Event-ID on any instance of the same store).
+ *   `GET /webchat/events?visitor=…` (Server-Sent Events, resumable with Last-Event-ID on any instance of the same store),
+ *   both for a visitor token this deployment issued only (403 otherwise: nobody reads or writes another's conversation).
  * The three `/webchat/` endpoints answer pages of other origins (CORS), and refuse with 403 and the fix a page whose
  * origin the chatbot's `VerifyDomain`/`Domains` do not admit. A post that is not a {@link webChatMessage} is answered
  * 400 naming the field; one that is not JSON or over 16 KB is refused in JSON by the app's error handler
@@ -76,7 +80,17 @@ export interface WebChatRoutesOptions {
  */
 export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: WebChatRoutesOptions): Router {
   const router = Router();
-  const { chatbot, widget } = options;
+  const { chatbot, widget, identity } = options;
+  /** The visitor id of a token this deployment issued, or a 403 said. */
+  const visitorOf = (res: Response, token: string): string | undefined => {
+    const id = identity.verify(token);
+    if (id === undefined) {
+      res
+        .status(403)
+        .json({ error: "this visitor token was not issued by this bridge: get one from POST /webchat/visitors" });
+    }
+    return id;
+  };
   /** The chatbot a request names (none: the web chat's), or a 404 said; then the origin check. */
   const admitted = async (req: Request, res: Response, named: string | undefined): Promise<boolean> => {
     if (!chatbot || (named !== undefined && named !== chatbot.serialNumber)) {
@@ -124,6 +138,10 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
     res.set("cache-control", `private, max-age=${WIDGET_SETTINGS_MAX_AGE_S}`);
     res.json(widgetSettings(chatbot.serialNumber, settings, options.title, options.handoff));
   });
+  router.post("/webchat/visitors", async (req, res) => {
+    if (!(await admitted(req, res, named(req.query.chatbot)))) return;
+    res.status(201).set("cache-control", "no-store").json({ visitor: identity.issue() });
+  });
   router.post("/webchat/messages", express.json({ limit: "16kb" }), async (req, res) => {
     const parsed = webChatMessage.safeParse(req.body);
     if (!parsed.success) {
@@ -131,8 +149,10 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
       res.status(400).json({ error: `${issue?.path.join(".") || "body"} ${issue?.message ?? "is invalid"}` });
       return;
     }
-    const { visitorId: id, messageId, text, contact } = parsed.data;
+    const { visitorId: token, messageId, text, contact } = parsed.data;
     if (!(await admitted(req, res, parsed.data.chatbot))) return;
+    const id = visitorOf(res, token);
+    if (id === undefined) return;
     const outcome = await sink
       .accept({
         channel: channel.name,
@@ -157,12 +177,14 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
     res.status(outcome === "stopping" || outcome === "unavailable" ? 503 : 202).json({ status: outcome });
   });
   router.get("/webchat/events", async (req, res) => {
-    const parsed = visitorId.safeParse(req.query.visitor);
+    const parsed = visitorToken.safeParse(req.query.visitor);
     if (!parsed.success) {
       res.status(400).json({ error: `visitor ${parsed.error.issues[0]?.message ?? "is invalid"}` });
       return;
     }
     if (!(await admitted(req, res, named(req.query.chatbot)))) return;
+    const id = visitorOf(res, parsed.data);
+    if (id === undefined) return;
     res.status(200).set({
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache, no-transform",
@@ -171,9 +193,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
     res.flushHeaders();
     const last = Number(req.get("last-event-id") ?? Number.NaN);
     // The store cannot be reached: the stream ends, and the page's EventSource connects again a few seconds later.
-    channel
-      .subscribe(parsed.data, res, Number.isSafeInteger(last) && last >= 0 ? last : undefined)
-      .catch(() => res.end());
+    channel.subscribe(id, res, Number.isSafeInteger(last) && last >= 0 ? last : undefined).catch(() => res.end());
     // Proxies close idle streams; a comment every 25 s keeps this one open.
     const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), 25_000);
     res.on("close", () => clearInterval(keepAlive));

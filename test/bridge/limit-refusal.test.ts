@@ -8,7 +8,7 @@ import { ChatbotApiError, ChatbotClient } from "../../src/client/index.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/log.js";
 import { freePort, until } from "../support/waiting.js";
-import { openWebChatStream } from "../support/web-chat-stream.js";
+import { newVisitor, openWebChatStream } from "../support/web-chat-stream.js";
 
 const refusal = (detail: string, retryAfterMs?: number) =>
   new ChatbotApiError({
@@ -67,7 +67,7 @@ describe("a question over the chatbot's rate limit, end to end (embedded API, we
   afterAll(() => running?.close(1000));
 
   it("answers the first question and gives the owner's RateLimitMessage for the next, not an apology", async () => {
-    const visitor = "visitor-limits-1";
+    const visitor = await newVisitor(running.url);
     const page = await openWebChatStream(running.url, visitor);
     const send = (messageId: string, text: string) =>
       fetch(`${running.url}/webchat/messages`, {

@@ -10,7 +10,7 @@ import { RecordingProxy } from "../support/recording-proxy.js";
 import { deleteRedisKeys, freshRedisNamespace, redisForTests, TEST_REDIS_URL } from "../support/redis.js";
 import { terminal } from "../support/terminal.js";
 import { freePort, until } from "../support/waiting.js";
-import { openWebChatStream } from "../support/web-chat-stream.js";
+import { newVisitor, openWebChatStream } from "../support/web-chat-stream.js";
 import { ScriptedChatbot } from "../upstream/scripted-chatbot.js";
 
 const redis = await redisForTests();
@@ -188,12 +188,13 @@ describe.skipIf(!redis.available)("chatbridge start --role web and --role worker
       expect(restartedProxy.callsTo("sendMessage").length).toBeGreaterThan(0);
 
       // The web chat: posted to the web process, answered by the worker, streamed by the web process's page.
-      const page = await openWebChatStream(`http://127.0.0.1:${webPort}`, `${namespace}-visitor`);
+      const visitor = await newVisitor(`http://127.0.0.1:${webPort}`);
+      const page = await openWebChatStream(`http://127.0.0.1:${webPort}`, visitor);
       try {
         const posted = await fetch(`http://127.0.0.1:${webPort}/webchat/messages`, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ visitorId: `${namespace}-visitor`, messageId: "q1", text: "condos" }),
+          body: JSON.stringify({ visitorId: visitor, messageId: "q1", text: "condos" }),
         });
         expect(posted.status).toBe(202);
         await until(() => page.messages().find((message) => message.text?.endsWith("Answer to condos")), 15_000);

@@ -10,7 +10,7 @@ import { WhatsAppEmulator } from "../emulators/whatsapp.js";
 import { freePort } from "../support/waiting.js";
 import { ScriptedChatbot } from "../upstream/scripted-chatbot.js";
 import type { FuzzSecrets } from "./webhook-fuzz.js";
-import { SLACK_BOT_USER, TELEGRAM_BOT, WHATSAPP_PHONE_NUMBER_ID } from "./webhook-seeds.js";
+import { FUZZ_WEB_CHAT_SECRET, SLACK_BOT_USER, TELEGRAM_BOT, WHATSAPP_PHONE_NUMBER_ID } from "./webhook-seeds.js";
 
 const TELEGRAM_TOKEN = "123456789:AAfuzz-token-of-the-emulator_01";
 
@@ -63,6 +63,7 @@ export async function startFuzzBridge(): Promise<FuzzBridge> {
       SLACK_BOT_TOKEN: "xoxb-fuzz-token",
       SLACK_SIGNING_SECRET: secrets.slackSigningSecret,
       SLACK_API_URL: slack.url,
+      WEB_CHAT_SECRET: FUZZ_WEB_CHAT_SECRET,
     },
     { envFile: undefined },
   );

@@ -1,11 +1,19 @@
 import { screenEventsPayload, screenInteractivePayload } from "../../adapters/slack/schema.js";
 import { readUpdate } from "../../adapters/telegram/schema.js";
 import { webChatMessage } from "../../adapters/web/routes.js";
+import { VisitorIdentity } from "../../adapters/web/visitor-identity.js";
 import { readDelivery } from "../../adapters/whatsapp/schema.js";
 import { slackSignature } from "../emulators/slack-deliver.js";
 import { hubSignature } from "../emulators/whatsapp-webhook.js";
 import { fuzzer, type Json } from "./mutate.js";
-import { slackActionSeeds, slackEventSeeds, telegramSeeds, webChatSeeds, whatsappSeeds } from "./webhook-seeds.js";
+import {
+  FUZZ_WEB_CHAT_SECRET,
+  slackActionSeeds,
+  slackEventSeeds,
+  telegramSeeds,
+  webChatSeeds,
+  whatsappSeeds,
+} from "./webhook-seeds.js";
 
 /** The inbound routes fuzzed: each platform's webhook with valid signatures or secret, and the web chat's post. */
 export const TARGETS = ["telegram", "whatsapp", "slack-events", "slack-actions", "web"] as const;
@@ -32,6 +40,8 @@ export interface FuzzSecrets {
   whatsappAppSecret: string;
   slackSigningSecret: string;
 }
+
+const webIdentity = new VisitorIdentity(Buffer.from(FUZZ_WEB_CHAT_SECRET, "utf8"));
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -104,7 +114,10 @@ function verdictOf(target: Target, payload: string): Verdict {
     case "web": {
       const text = payload.replace(/^\ufeff/, "");
       const value = text === "" ? { json: {} } : parsed(text);
-      return !tooLarge && value !== undefined && webChatMessage.safeParse(value.json).success ? "fits" : "unused";
+      const message = value === undefined ? undefined : webChatMessage.safeParse(value.json);
+      // A post of the right shape is taken only with a visitor token this bridge signed.
+      const fits = !tooLarge && message?.success === true && webIdentity.verify(message.data.visitorId) !== undefined;
+      return fits ? "fits" : "unused";
     }
   }
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { VisitorIdentity } from "../../adapters/web/visitor-identity.js";
 import { photoFixture, replayFixture } from "../adapters/telegram/telegram-fixtures.js";
 import type { Json } from "./mutate.js";
 
@@ -185,9 +186,14 @@ export function slackActionSeeds(): Json[] {
   return [tap, inThread, { ...tap, type: "view_closed", view: { id: "V1" } }].map(json);
 }
 
+/** The fuzzed bridge's WEB_CHAT_SECRET: the seeds' visitor tokens are signed with it, and mutated ones checked. */
+export const FUZZ_WEB_CHAT_SECRET = "fuzz-web-chat-secret-0123456789abcdef";
+
+/** Posts of the web chat, from visitors whose tokens are signed with the fuzzed bridge's WEB_CHAT_SECRET. */
 export function webChatSeeds(): Json[] {
+  const identity = new VisitorIdentity(Buffer.from(FUZZ_WEB_CHAT_SECRET, "utf8"));
   return [
-    { visitorId: "visitor-fuzz-0001", messageId: "m1", text: "homes for sale in Austin" },
-    { visitorId: "visitor-fuzz-0002", messageId: "m1", text: "/start" },
+    { visitorId: identity.tokenOf("visitor-fuzz-0001"), messageId: "m1", text: "homes for sale in Austin" },
+    { visitorId: identity.tokenOf("visitor-fuzz-0002"), messageId: "m1", text: "/start" },
   ];
 }

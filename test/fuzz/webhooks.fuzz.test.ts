@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shownText } from "../emulators/whatsapp.js";
 import { until } from "../support/waiting.js";
+import { newVisitor } from "../support/web-chat-stream.js";
 import { type FuzzBridge, startFuzzBridge } from "./fuzz-bridge.js";
 import {
   CHANNEL_OF,
@@ -265,7 +266,7 @@ describe("the webhooks and the web chat under fuzzing (authentic, malformed bodi
       const web = await fetch(`${base}/webchat/messages`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ visitorId: "visitor-last-0001", messageId: "last", text: "last web" }),
+        body: JSON.stringify({ visitorId: await newVisitor(base), messageId: "last", text: "last web" }),
       });
       expect(web.status).toBe(202);
       await until(

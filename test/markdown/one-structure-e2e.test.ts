@@ -21,7 +21,7 @@ import { TelegramEmulator } from "../emulators/telegram.js";
 import { shownText, WhatsAppEmulator } from "../emulators/whatsapp.js";
 import { privateText } from "../support/bridge-instances.js";
 import { freePort, until } from "../support/waiting.js";
-import { openWebChatStream } from "../support/web-chat-stream.js";
+import { newVisitor, openWebChatStream } from "../support/web-chat-stream.js";
 import { ScriptedChatbot } from "../upstream/scripted-chatbot.js";
 
 const ANSWER = "Homes:\n\n| Home | Price |\n|--|--|\n| Loft | 300 |\n\n1. Run it:\n\t```bash\n\tls -la\n\t```";
@@ -90,7 +90,8 @@ async function shown(read: () => string | undefined, expected: string): Promise<
 
 describe("one answer, one structure on every platform (through the emulators)", () => {
   it("shows the table and the tab-indented code block on Telegram, Slack, WhatsApp and the web chat", async () => {
-    const page = await openWebChatStream(running.url, "structure-visitor-1");
+    const visitor = await newVisitor(running.url);
+    const page = await openWebChatStream(running.url, visitor);
     await Promise.all([
       telegram.deliver(privateText(1, 4242, "show me")),
       slack.deliver(
@@ -119,7 +120,7 @@ describe("one answer, one structure on every platform (through the emulators)", 
       fetch(`${running.url}/webchat/messages`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ visitorId: "structure-visitor-1", messageId: "m1", text: "show me" }),
+        body: JSON.stringify({ visitorId: visitor, messageId: "m1", text: "show me" }),
       }),
     ]);
     const [onTelegram, onSlack, onWhatsApp, onWeb] = await Promise.all([

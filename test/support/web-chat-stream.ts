@@ -67,3 +67,10 @@ export async function openWebChatStream(base: string, visitor: string, lastEvent
     },
   };
 }
+
+/** A new visitor's identity from the bridge at `base` (POST /webchat/visitors), as the widget gets one. */
+export async function newVisitor(base: string): Promise<string> {
+  const response = await fetch(`${base}/webchat/visitors`, { method: "POST" });
+  if (response.status !== 201) throw new Error(`POST /webchat/visitors answered ${response.status}`);
+  return ((await response.json()) as { visitor: string }).visitor;
+}

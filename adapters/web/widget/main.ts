@@ -32,7 +32,7 @@ async function start(): Promise<void> {
   const shadow = host.attachShadow({ mode: "open" });
   const conversation = new Conversation(base, settings.chatbot, storage);
   const view = new WidgetView(shadow, settings, conversation, storage, mode);
-  conversation.listen(
+  void conversation.listen(
     (event) => view.show(event),
     (failed) => view.trouble(failed),
   );

@@ -35,6 +35,8 @@ export const SLACK_THREAD_PREFIX = "slack-thread:";
 export const MAIL_OUTBOX_ENTRY_PREFIX = "mail-outbox:mail:";
 /** The list of the mails waiting in the outbox (mail-outbox.ts). */
 export const MAIL_OUTBOX_INDEX_KEY = "mail-outbox:pending";
+/** The key that signs web chat visitors' identities when WEB_CHAT_SECRET is unset (adapters/web/visitor-identity.ts). */
+export const WEB_VISITOR_KEY = "webchat:visitor-key";
 
 // Claims.
 
@@ -42,6 +44,8 @@ export const MAIL_OUTBOX_INDEX_KEY = "mail-outbox:pending";
 export const EVENT_CLAIM_PREFIX = "event:";
 /** `mail-outbox:<mail id>`: a mail submitted once (mail-outbox.ts). */
 export const MAIL_OUTBOX_CLAIM_PREFIX = "mail-outbox:";
+/** The one process that writes {@link WEB_VISITOR_KEY} when none is kept yet (adapters/web/visitor-identity.ts). */
+export const WEB_VISITOR_KEY_CLAIM = "webchat:visitor-key-writer";
 
 // Mail ids (inside the outbox's keys above).
 

@@ -4,6 +4,7 @@ import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebChannel } from "../../../adapters/web/outbound.js";
 import { type WebChatRoutesOptions, webChatRoutes } from "../../../adapters/web/routes.js";
+import { VisitorIdentity } from "../../../adapters/web/visitor-identity.js";
 import { readWidgetScript } from "../../../adapters/web/widget-bundle.js";
 import type { InboundMessage, InboundSink } from "../../../src/bridge/inbound.js";
 import { openMemoryStore } from "../../../src/bridge/store/memory-store.js";
@@ -22,6 +23,11 @@ afterEach(
 
 const nobody: InboundSink = { accept: async () => "accepted", cancel: () => {} };
 
+/** The key visitors' identities are signed with here, and visitors' tokens under it. */
+const identity = new VisitorIdentity(Buffer.alloc(32, 7));
+const token = (id: string) => identity.tokenOf(id);
+const VISITOR = "visitor-123-abcdef";
+
 /** The chatbot behind the web chat, with settings a test can change as an `Edit` would. */
 function chatbotWith(settings: ChatbotSettings | undefined = {}) {
   const view = { serialNumber: "sn-homes", current: settings, settings: async () => view.current };
@@ -34,7 +40,9 @@ async function serve(
   options: Partial<WebChatRoutesOptions> = {},
 ): Promise<string> {
   const app = express();
-  app.use(webChatRoutes(channel, sink, { title: "Test", chatbot: chatbotWith(), widget: undefined, ...options }));
+  app.use(
+    webChatRoutes(channel, sink, { title: "Test", chatbot: chatbotWith(), widget: undefined, identity, ...options }),
+  );
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server?.once("listening", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -57,15 +65,15 @@ describe("web chat routes", () => {
       },
       cancel: () => {},
     });
-    const res = await post(base, { visitorId: "visitor-123", messageId: "m1", text: "  hello  " });
+    const res = await post(base, { visitorId: token(VISITOR), messageId: "m1", text: "  hello  " });
     expect(res.status).toBe(202);
     expect(accepted).toHaveLength(1);
     expect(accepted[0]).toMatchObject({
       channel: "web",
       botId: "default",
-      eventId: "visitor-123:m1",
-      target: { chatId: "visitor-123", isGroup: false },
-      user: { id: "visitor-123" },
+      eventId: `${VISITOR}:m1`,
+      target: { chatId: VISITOR, isGroup: false },
+      user: { id: VISITOR },
       text: "hello",
     });
   });
@@ -80,14 +88,14 @@ describe("web chat routes", () => {
       cancel: () => {},
     });
     const ask = (messageId: string, contact: string) =>
-      post(base, { visitorId: "visitor-123", messageId, text: "/human", contact });
+      post(base, { visitorId: token(VISITOR), messageId, text: "/human", contact });
     expect((await ask("h1", " ana@example.com ")).status).toBe(202);
     expect((await ask("h2", "+1 (512) 555-0100")).status).toBe(202);
     expect((await ask("h3", "0612 34 56 78")).status).toBe(202);
     expect(accepted.map((message) => message.user)).toEqual([
-      { id: "visitor-123", handle: "ana@example.com", link: "mailto:ana@example.com" },
-      { id: "visitor-123", handle: "+1 (512) 555-0100", link: "tel:+15125550100" },
-      { id: "visitor-123", handle: "0612 34 56 78", link: "tel:0612345678" },
+      { id: VISITOR, handle: "ana@example.com", link: "mailto:ana@example.com" },
+      { id: VISITOR, handle: "+1 (512) 555-0100", link: "tel:+15125550100" },
+      { id: VISITOR, handle: "0612 34 56 78", link: "tel:0612345678" },
     ]);
     for (const contact of ["ana", "12345", "call me maybe", "+1 555"]) {
       const refused = await ask(`bad-${contact.length}`, contact);
@@ -98,11 +106,16 @@ describe("web chat routes", () => {
 
   it("keeps what the visitor said in their history, commands aside, and a new conversation as a reset", async () => {
     const base = await serve(nobody);
-    await post(base, { visitorId: "visitor-hist", messageId: "a1", text: "/start" });
-    await post(base, { visitorId: "visitor-hist", messageId: "a2", text: "  lofts near the park " });
-    await post(base, { visitorId: "visitor-hist", messageId: "a3", text: "/human", contact: "ana@example.com" });
-    await post(base, { visitorId: "visitor-hist", messageId: "a4", text: "/reset" });
-    const page = await openWebChatStream(base, "visitor-hist");
+    await post(base, { visitorId: token("visitor-history-1"), messageId: "a1", text: "/start" });
+    await post(base, { visitorId: token("visitor-history-1"), messageId: "a2", text: "  lofts near the park " });
+    await post(base, {
+      visitorId: token("visitor-history-1"),
+      messageId: "a3",
+      text: "/human",
+      contact: "ana@example.com",
+    });
+    await post(base, { visitorId: token("visitor-history-1"), messageId: "a4", text: "/reset" });
+    const page = await openWebChatStream(base, token("visitor-history-1"));
     try {
       await until(() => (page.events.length >= 3 ? true : undefined));
       expect(
@@ -136,10 +149,10 @@ describe("web chat routes", () => {
       },
       cancel: () => {},
     });
-    const empty = await post(base, { visitorId: "visitor-123", messageId: "m1", text: "   " });
+    const empty = await post(base, { visitorId: token(VISITOR), messageId: "m1", text: "   " });
     expect(empty.status).toBe(400);
     expect(await empty.json()).toEqual({ error: "text must not be empty" });
-    const down = await post(base, { visitorId: "visitor-123", messageId: "m2", text: "hi" });
+    const down = await post(base, { visitorId: token(VISITOR), messageId: "m2", text: "hi" });
     expect(down.status).toBe(503);
     expect(await down.json()).toEqual({ status: "unavailable" });
     expect((await fetch(`${base}/webchat/events?visitor=bad`)).status).toBe(400);
@@ -148,17 +161,17 @@ describe("web chat routes", () => {
   it("replays from Last-Event-ID, and from the start when the header is not an event id", async () => {
     const channel = new WebChannel(openMemoryStore("test").visitorEvents);
     const base = await serve(nobody, channel);
-    const target = { chatId: "visitor-123", isGroup: false };
+    const target = { chatId: VISITOR, isGroup: false };
     await channel.send(target, { text: "first", format: "plain" });
     await channel.send(target, { text: "second", format: "plain" });
-    const all = await openWebChatStream(base, "visitor-123");
+    const all = await openWebChatStream(base, token(VISITOR));
     await until(() => (all.events.length === 2 ? true : undefined));
     const firstId = all.events[0]?.id;
-    const resumed = await openWebChatStream(base, "visitor-123", firstId);
+    const resumed = await openWebChatStream(base, token(VISITOR), firstId);
     await until(() => (resumed.events.length > 0 ? true : undefined));
     expect(resumed.events.map((event) => event.text)).toEqual(["second"]);
     for (const header of ["garbage", "-5", "1.5"]) {
-      const response = await fetch(`${base}/webchat/events?visitor=visitor-123`, {
+      const response = await fetch(`${base}/webchat/events?visitor=${token(VISITOR)}`, {
         headers: { "last-event-id": header },
       });
       const reader = response.body?.getReader();
@@ -215,7 +228,7 @@ describe("the widget's endpoints", () => {
       error:
         "this chatbot's widget is not enabled on https://copycat.example: add its domain to the chatbot's Domains, or turn VerifyDomain off",
     });
-    const message = { visitorId: "visitor-123", messageId: "m1", text: "hi", chatbot: "sn-homes" };
+    const message = { visitorId: token(VISITOR), messageId: "m1", text: "hi", chatbot: "sn-homes" };
     const posted = await fetch(`${base}/webchat/messages`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: "https://copycat.example" },
@@ -223,7 +236,7 @@ describe("the widget's endpoints", () => {
     });
     expect(posted.status).toBe(403);
     expect(accepted).toEqual([]);
-    const events = await fetch(`${base}/webchat/events?visitor=visitor-123`, {
+    const events = await fetch(`${base}/webchat/events?visitor=${token(VISITOR)}`, {
       headers: { origin: "https://copycat.example" },
     });
     expect(events.status).toBe(403);
@@ -256,5 +269,35 @@ describe("the widget's endpoints", () => {
     const missing = await fetch(`${unbuilt}/widget.js`);
     expect(missing.status).toBe(503);
     expect(await missing.text()).toContain("run npm run build");
+  });
+
+  it("issues visitors' identities, and refuses a token it did not sign, reading and writing nothing", async () => {
+    const accepted: InboundMessage[] = [];
+    const base = await serve({
+      accept: async (message) => {
+        accepted.push(message);
+        return "accepted";
+      },
+      cancel: () => {},
+    });
+    const issued = await fetch(`${base}/webchat/visitors`, { method: "POST" });
+    expect(issued.status).toBe(201);
+    const { visitor } = (await issued.json()) as { visitor: string };
+    const id = visitor.slice(0, visitor.indexOf("."));
+    expect(identity.verify(visitor)).toBe(id);
+    // Another visitor's id with a signature of one's own making: the right shape, not this bridge's.
+    const forged = `${VISITOR}.${"A".repeat(43)}`;
+    const otherKey = new VisitorIdentity(Buffer.alloc(32, 8)).tokenOf(VISITOR);
+    for (const token of [forged, otherKey]) {
+      const posted = await post(base, { visitorId: token, messageId: "f1", text: "hi" });
+      expect(posted.status).toBe(403);
+      expect(await posted.json()).toEqual({
+        error: "this visitor token was not issued by this bridge: get one from POST /webchat/visitors",
+      });
+      expect((await fetch(`${base}/webchat/events?visitor=${encodeURIComponent(token)}`)).status).toBe(403);
+    }
+    expect(accepted).toEqual([]);
+    expect((await post(base, { visitorId: visitor, messageId: "ok", text: "hi" })).status).toBe(202);
+    expect(accepted.map((message) => message.user.id)).toEqual([id]);
   });
 });

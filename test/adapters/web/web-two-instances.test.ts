@@ -5,17 +5,19 @@ import type { RunningBridge } from "../../../src/bridge-app.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { redisForTests, TEST_REDIS_URL } from "../../support/redis.js";
 import { until } from "../../support/waiting.js";
-import { openWebChatStream } from "../../support/web-chat-stream.js";
+import { newVisitor, openWebChatStream } from "../../support/web-chat-stream.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
 
 const redis = await redisForTests();
 
 /**
  * `startBridge` takes no store namespace, so both instances use the default one in a Redis database of this file's
- * own; every key this file makes holds its random tag, and only those are deleted.
+ * own; every key this file makes holds its random tag or one of its visitors' ids, and only those are deleted (the
+ * key that signs visitors' identities stays: it is the deployment's, as it would be in production).
  */
 const STORE_URL = `${TEST_REDIS_URL}/13`;
 const tag = `two${randomBytes(6).toString("hex")}`;
+const visitorIds: string[] = [];
 
 describe.skipIf(!redis.available)("the web chat on two instances sharing one Redis", () => {
   let chatbot: ScriptedChatbot;
@@ -35,11 +37,20 @@ describe.skipIf(!redis.available)("the web chat on two instances sharing one Red
     await chatbot?.close();
     const client = createClient({ url: STORE_URL });
     await client.connect();
-    for await (const keys of client.scanIterator({ MATCH: `*${tag}*`, COUNT: 500 })) {
-      if (keys.length > 0) await client.del(keys);
+    for (const mark of [tag, ...visitorIds]) {
+      for await (const keys of client.scanIterator({ MATCH: `*${mark}*`, COUNT: 500 })) {
+        if (keys.length > 0) await client.del(keys);
+      }
     }
     await client.close();
   });
+
+  /** A visitor whose identity one instance issued: the other accepts it, both signing with the store's key. */
+  const visitorFrom = async (bridge: RunningBridge) => {
+    const token = await newVisitor(bridge.url);
+    visitorIds.push(token.slice(0, token.indexOf(".")));
+    return token;
+  };
 
   const post = (bridge: RunningBridge, visitorId: string, messageId: string, text: string) =>
     fetch(`${bridge.url}/webchat/messages`, {
@@ -49,7 +60,7 @@ describe.skipIf(!redis.available)("the web chat on two instances sharing one Red
     });
 
   it("streams the answer to a message posted to one instance onto the page's stream held by the other", async () => {
-    const visitor = `${tag}v1`;
+    const visitor = await visitorFrom(b);
     const page = await openWebChatStream(a.url, visitor);
     try {
       expect((await post(b, visitor, "q1", "homes in Austin")).status).toBe(202);
@@ -69,7 +80,7 @@ describe.skipIf(!redis.available)("the web chat on two instances sharing one Red
   });
 
   it("replays what a page missed when it reconnects to the other instance with Last-Event-ID", async () => {
-    const visitor = `${tag}v2`;
+    const visitor = await visitorFrom(a);
     const first = await openWebChatStream(a.url, visitor);
     await post(b, visitor, "q1", "first question");
     const greeted = "Welcome to **Homes**!\n\nAnswer to first question";

@@ -172,7 +172,7 @@ describe.skipIf(!browserSupport.available)("the widget on another site's page, i
       const window = globalThis as unknown as PageWindow;
       return { session: window.sessionStorage.getItem(key), local: window.localStorage.getItem(key) };
     }, `chatbridge.${serial}.visitor`);
-    expect(stored.session).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(stored.session).toMatch(/^[A-Za-z0-9_-]{16,64}\.[A-Za-z0-9_-]{43}$/);
     expect(stored.local).toBeNull();
     // Once per visitor: the next page load keeps it closed.
     await next.page.reload();
