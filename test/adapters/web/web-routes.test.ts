@@ -23,6 +23,19 @@ afterEach(
 
 const nobody: InboundSink = { accept: async () => "accepted", cancel: () => {} };
 
+/** A bridge that takes every message, and the messages it took. */
+function recording(): { sink: InboundSink; accepted: InboundMessage[] } {
+  const accepted: InboundMessage[] = [];
+  const sink: InboundSink = {
+    accept: async (message) => {
+      accepted.push(message);
+      return "accepted";
+    },
+    cancel: () => {},
+  };
+  return { sink, accepted };
+}
+
 /** The key visitors' identities are signed with here, and visitors' tokens under it. */
 const identity = new VisitorIdentity(Buffer.alloc(32, 7));
 const token = (id: string) => identity.tokenOf(id);
@@ -57,14 +70,8 @@ const post = (base: string, body: unknown) =>
 
 describe("web chat routes", () => {
   it("hands a valid message to the bridge as an InboundMessage and answers 202", async () => {
-    const accepted: InboundMessage[] = [];
-    const base = await serve({
-      accept: async (message) => {
-        accepted.push(message);
-        return "accepted";
-      },
-      cancel: () => {},
-    });
+    const { sink, accepted } = recording();
+    const base = await serve(sink);
     const res = await post(base, { visitorId: token(VISITOR), messageId: "m1", text: "  hello  " });
     expect(res.status).toBe(202);
     expect(accepted).toHaveLength(1);
@@ -79,14 +86,8 @@ describe("web chat routes", () => {
   });
 
   it("takes a request for a person with the visitor's contact, as the user's handle and link", async () => {
-    const accepted: InboundMessage[] = [];
-    const base = await serve({
-      accept: async (message) => {
-        accepted.push(message);
-        return "accepted";
-      },
-      cancel: () => {},
-    });
+    const { sink, accepted } = recording();
+    const base = await serve(sink);
     const ask = (messageId: string, contact: string) =>
       post(base, { visitorId: token(VISITOR), messageId, text: "/human", contact });
     expect((await ask("h1", " ana@example.com ")).status).toBe(202);
@@ -210,18 +211,8 @@ describe("the widget's endpoints", () => {
 
   it("refuses pages of origins the chatbot's Domains do not admit, on every endpoint, in words", async () => {
     const chatbot = chatbotWith({ VerifyDomain: true, Domains: "https://agency.example, homes.example.org" });
-    const accepted: InboundMessage[] = [];
-    const base = await serve(
-      {
-        accept: async (message) => {
-          accepted.push(message);
-          return "accepted";
-        },
-        cancel: () => {},
-      },
-      undefined,
-      { chatbot },
-    );
+    const { sink, accepted } = recording();
+    const base = await serve(sink, undefined, { chatbot });
     const refused = await settingsOf(base, "https://copycat.example");
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({
@@ -272,14 +263,8 @@ describe("the widget's endpoints", () => {
   });
 
   it("issues visitors' identities, and refuses a token it did not sign, reading and writing nothing", async () => {
-    const accepted: InboundMessage[] = [];
-    const base = await serve({
-      accept: async (message) => {
-        accepted.push(message);
-        return "accepted";
-      },
-      cancel: () => {},
-    });
+    const { sink, accepted } = recording();
+    const base = await serve(sink);
     const issued = await fetch(`${base}/webchat/visitors`, { method: "POST" });
     expect(issued.status).toBe(201);
     const { visitor } = (await issued.json()) as { visitor: string };
