@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,11 +29,5 @@ export function readWidgetScript(file = WIDGET_FILE): WidgetScript | undefined {
   if (!existsSync(file)) return undefined;
   const code = readFileSync(file);
   const gzipped = gzipSync(code, { level: 9 });
-  return { code, gzipped, etag: `"${code.length.toString(36)}-${hash(code)}"` };
-}
-
-function hash(bytes: Buffer): string {
-  let h = 2166136261;
-  for (const byte of bytes) h = Math.imul(h ^ byte, 16777619) >>> 0;
-  return h.toString(36);
+  return { code, gzipped, etag: `"${createHash("sha256").update(code).digest("base64url").slice(0, 22)}"` };
 }
