@@ -113,6 +113,7 @@ export async function startBridge(
       title: embedded?.demo.chatbot.settings.Name ?? "chatbridge",
       sessionIdleMs: config.bridge.sessionIdleMs,
       handoff: { canMail: outbox !== undefined, email: config.bridge.handoff.email },
+      maxAudioSeconds: config.bridge.media.maxAudioSeconds,
     };
     for (const { plugin, bots } of config.channels) {
       const context = { bots, bridge, http: channelRoutes, store: bridgeStore, log, metrics, onMalformed, receive };

@@ -68,6 +68,8 @@ export interface Deployment {
   sessionIdleMs: number;
   /** Whether a request for a person can be mailed (SMTP configured), and HANDOFF_EMAIL when it is set. */
   handoff: { canMail: boolean; email: string | undefined };
+  /** MEDIA_MAX_AUDIO_SECONDS: the longest recording the media pipeline forwards. */
+  maxAudioSeconds: number;
 }
 
 /** What a plugin's `start` gets. */

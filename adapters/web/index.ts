@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineChannelPlugin } from "../../src/channel-plugin.js";
 import { WebChannel } from "./outbound.js";
 import { webChatRoutes } from "./routes.js";
+import { VisitorFiles } from "./visitor-files.js";
 import { VisitorIdentity, visitorKey } from "./visitor-identity.js";
 import { readWidgetScript } from "./widget-bundle.js";
 
@@ -26,13 +27,15 @@ export const webPlugin = defineChannelPlugin<typeof WEB_VARIABLES, { secret: str
   botEntry: undefined,
   settingsForBot: (_entry, defaults) => defaults,
   start: async ({ bots, bridge, http, store, receive, deployment }) => {
-    const channel = new WebChannel(store.visitorEvents);
+    const files = new VisitorFiles(store.keyv);
+    const channel = new WebChannel(store.visitorEvents, "default", files);
     bridge.attach(channel);
     if (receive) {
       const chatbot = bridge.chatbotOf(channel.botId);
       const identity = new VisitorIdentity(await visitorKey(store, bots[0]?.settings.secret));
-      const { title, handoff } = deployment;
-      http.use(webChatRoutes(channel, bridge, { chatbot, title, widget: readWidgetScript(), handoff, identity }));
+      const { title, handoff, maxAudioSeconds } = deployment;
+      const widget = readWidgetScript();
+      http.use(webChatRoutes(channel, bridge, { chatbot, title, widget, handoff, identity, maxAudioSeconds }));
     }
     const detail = receive ? `${deployment.publicUrl ?? deployment.localUrl}/` : "answering only (role worker)";
     return { status: [{ name: "web chat", enabled: true, detail }], stop: async () => {} };

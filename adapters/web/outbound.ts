@@ -5,10 +5,12 @@ import {
   type ChannelCapabilities,
   ChannelError,
   type ChannelLimits,
+  type DownloadOptions,
+  MediaTooLargeError,
   type OutgoingText,
   type SentMessage,
 } from "../../src/bridge/channel.js";
-import type { ReplyTarget } from "../../src/bridge/inbound.js";
+import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
 import type {
   LoggedVisitorEvent,
   VisitorEventRetention,
@@ -16,6 +18,7 @@ import type {
   VisitorSubscription,
 } from "../../src/bridge/store/visitor-events.js";
 import { markdownToWebHtml, measureWebHtml, plainToWebHtml } from "./format.js";
+import { type VisitorFileKind, type VisitorFiles, visitorFileOf } from "./visitor-files.js";
 import type { WebChatEvent } from "./widget/protocol.js";
 
 export type { WebChatEvent } from "./widget/protocol.js";
@@ -27,7 +30,7 @@ export type { WebChatEvent } from "./widget/protocol.js";
 const RETENTION: VisitorEventRetention = { messages: 200, idleMs: 60 * 60 * 1000 };
 
 /**
- * The built-in web chat as a channel: each visitor (a random id the page keeps in localStorage) has an event
+ * The built-in web chat as a channel: each visitor (an identity the bridge issued, see visitor-identity.ts) has an event
  * stream; sends and edits become events the page renders. Messages can be edited, so answers grow in place.
  *
  * The events go through the store's visitor event log, shared by every instance: whichever instance answers, the
@@ -44,9 +47,11 @@ export class WebChannel implements Channel {
     minUpdateIntervalMs: { private: 50, group: 50 },
   };
 
+  /** `files`: where the upload route keeps visitors' photos and recordings (none: the channel takes text only). */
   constructor(
     readonly events: VisitorEvents,
     readonly botId = "default",
+    readonly files?: VisitorFiles,
   ) {}
 
   capabilities(): ChannelCapabilities {
@@ -68,6 +73,17 @@ export class WebChannel implements Channel {
     await this.#show(target.chatId, message.id, text);
   }
 
+  /** A visitor's upload (photo, push-to-talk recording), read from the store where the upload route kept it. */
+  async download(media: MediaRef, { maxBytes }: DownloadOptions): Promise<Uint8Array> {
+    const file = visitorFileOf(media);
+    const bytes = file && (await this.files?.bytes(file.visitorId, file.fileId));
+    if (!bytes) throw new ChannelError("rejected", "the visitor's upload is gone (kept for a day)");
+    if (bytes.length > maxBytes) {
+      throw new MediaTooLargeError(maxBytes, `the visitor's upload is ${bytes.length} bytes, over ${maxBytes}`);
+    }
+    return bytes;
+  }
+
   async draft(): Promise<void> {
     throw new ChannelError("rejected", "the web chat has no native drafts");
   }
@@ -77,7 +93,11 @@ export class WebChannel implements Channel {
    * conversation: the message under its own id (`v-<messageId>`, which the widget gave the bubble it drew), or for
    * a new conversation a reset, after which the replay shows nothing older.
    */
-  async recordVisitor(visitorId: string, messageId: string, said: { text: string } | "reset"): Promise<void> {
+  async recordVisitor(
+    visitorId: string,
+    messageId: string,
+    said: { text: string; files?: VisitorFileKind[] | undefined } | "reset",
+  ): Promise<void> {
     const id = `v-${messageId}`;
     const event: WebChatEvent =
       said === "reset"
@@ -90,6 +110,7 @@ export class WebChannel implements Channel {
             html: plainToWebHtml(said.text),
             from: "visitor",
             at: new Date().toISOString(),
+            files: said.files?.length ? said.files : undefined,
           };
     await this.#append(visitorId, id, event);
   }
@@ -147,6 +168,8 @@ export class WebChannel implements Channel {
       html: text.format === "plain" ? plainToWebHtml(text.text) : markdownToWebHtml(text.text),
       quickReplies: text.quickReplies,
       at: new Date().toISOString(),
+      streaming: text.partial === true ? true : undefined,
+      retryAt: text.retryAt?.toISOString(),
     };
     return this.#append(visitorId, id, event);
   }

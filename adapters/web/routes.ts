@@ -5,6 +5,13 @@ import type { InboundMessage, InboundSink } from "../../src/bridge/inbound.js";
 import { originAllowed, originRefusal, widgetCors } from "./origins.js";
 import type { WebChannel } from "./outbound.js";
 import { webChatPage } from "./page.js";
+import {
+  MAX_VISITOR_FILE_BYTES,
+  VISITOR_FILE_ID,
+  type VisitorFile,
+  type VisitorFileKind,
+  visitorMedia,
+} from "./visitor-files.js";
 import { type VisitorIdentity, visitorToken } from "./visitor-identity.js";
 import type { WidgetScript } from "./widget-bundle.js";
 import { widgetSettings } from "./widget-settings.js";
@@ -25,18 +32,39 @@ const contactField = z
     "must be an e-mail address or a phone number",
   );
 
+/** Files one message may carry: the photos one Image question takes (the chatbot API's limit). */
+export const MAX_FILES_PER_MESSAGE = 10;
+
 /**
  * A message the web chat posts. `chatbot` (the serial number the widget was given) is checked when present.
  * `contact` is how the team can reach the visitor, given with a request for a person: it becomes the user's handle
- * and link (mailto: or tel:), which the handoff mail shows and the lead records.
+ * and link (mailto: or tel:), which the handoff mail shows and the lead records. `files` are ids of the visitor's
+ * uploads (`POST /webchat/uploads`), sent in order with the text as their caption (which may then be empty).
  */
-export const webChatMessage = z.object({
-  visitorId: visitorToken,
-  messageId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1–64 letters, digits, - or _"),
-  text: z.string().trim().min(1, "must not be empty").max(4000),
-  chatbot: serialNumber.optional(),
-  contact: contactField.optional(),
-});
+export const webChatMessage = z
+  .object({
+    visitorId: visitorToken,
+    messageId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1–64 letters, digits, - or _"),
+    text: z.string().trim().max(4000).default(""),
+    chatbot: serialNumber.optional(),
+    contact: contactField.optional(),
+    files: z
+      .array(z.string().regex(VISITOR_FILE_ID, "must be a file id from POST /webchat/uploads"))
+      .max(MAX_FILES_PER_MESSAGE, `must hold at most ${MAX_FILES_PER_MESSAGE} files`)
+      .optional(),
+  })
+  .refine((message) => message.text !== "" || (message.files?.length ?? 0) > 0, {
+    path: ["text"],
+    message: "must not be empty",
+  });
+
+/** What an upload's Content-Type makes of it, where the chatbot's settings allow that kind. */
+function uploadKind(contentType: string | undefined): VisitorFileKind | undefined {
+  const type = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type.startsWith("image/")) return "image";
+  if (type.startsWith("audio/")) return "voice";
+  return undefined;
+}
 
 /** The visitor as the handoff sees them: their contact, and a link that reaches it. */
 function visitor(id: string, contact: string | undefined): InboundMessage["user"] {
@@ -63,6 +91,8 @@ export interface WebChatRoutesOptions {
   handoff?: { canMail: boolean; email: string | undefined } | undefined;
   /** Issues visitors' identities and checks them on every message and event stream. */
   identity: VisitorIdentity;
+  /** MEDIA_MAX_AUDIO_SECONDS: the widget stops a push-to-talk recording there (default 600). */
+  maxAudioSeconds?: number | undefined;
 }
 
 /**
@@ -70,6 +100,8 @@ export interface WebChatRoutesOptions {
  * - `GET /` the bridge's own page (the widget, drawn over the whole page), `GET /widget.js` the widget's script;
  * - `GET /webchat/widget?chatbot=<serial>` the widget's settings from the chatbot's (WidgetSettings);
  * - `POST /webchat/visitors` a new visitor's identity (a token signed by the bridge, see visitor-identity.ts);
+ * - `POST /webchat/uploads?visitor=…` a photo (image/…, with EnableUploadImage) or a push-to-talk recording
+ *   (audio/…, with EnablePushToTalk), up to 20 MB, kept for a day for the message that names it (visitor-files.ts);
  * - `POST /webchat/messages` to send (answered 202 at once; the answer comes as events), and
  *   `GET /webchat/events?visitor=…` (Server-Sent Events, resumable with Last-Event-ID on any instance of the same store),
  *   both for a visitor token this deployment issued only (403 otherwise: nobody reads or writes another's conversation).
@@ -136,12 +168,63 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
     if (!(await admitted(req, res, named(req.query.chatbot))) || !chatbot) return;
     const settings = await chatbot.settings(WIDGET_SETTINGS_MAX_AGE_S * 1000);
     res.set("cache-control", `private, max-age=${WIDGET_SETTINGS_MAX_AGE_S}`);
-    res.json(widgetSettings(chatbot.serialNumber, settings, options.title, options.handoff));
+    res.json(
+      widgetSettings(chatbot.serialNumber, settings, options.title, options.handoff, {
+        maxBytes: MAX_VISITOR_FILE_BYTES,
+        maxFiles: MAX_FILES_PER_MESSAGE,
+        maxVoiceSeconds: options.maxAudioSeconds ?? 600,
+      }),
+    );
   });
   router.post("/webchat/visitors", async (req, res) => {
     if (!(await admitted(req, res, named(req.query.chatbot)))) return;
     res.status(201).set("cache-control", "no-store").json({ visitor: identity.issue() });
   });
+  // Who uploads, and whether the chatbot takes that kind of file, are checked before the body is read.
+  router.post(
+    "/webchat/uploads",
+    async (req, res, next) => {
+      const parsed = visitorToken.safeParse(req.query.visitor);
+      if (!parsed.success) {
+        res.status(400).json({ error: `visitor ${parsed.error.issues[0]?.message ?? "is invalid"}` });
+        return;
+      }
+      if (!(await admitted(req, res, named(req.query.chatbot))) || !chatbot) return;
+      const id = visitorOf(res, parsed.data);
+      if (id === undefined) return;
+      const kind = uploadKind(req.get("content-type"));
+      if (!kind) {
+        res.status(415).json({ error: "content-type must be an image/… (a photo) or audio/… (a recording)" });
+        return;
+      }
+      // The chatbot's own switches: EnableUploadImage for photos, EnablePushToTalk for recordings.
+      const settings = await chatbot.settings(WIDGET_SETTINGS_MAX_AGE_S * 1000);
+      if (!(kind === "image" ? settings?.EnableUploadImage : settings?.EnablePushToTalk)) {
+        const what = kind === "image" ? "photos (EnableUploadImage)" : "voice messages (EnablePushToTalk)";
+        res.status(403).json({ error: `this chatbot does not take ${what}` });
+        return;
+      }
+      res.locals.upload = { visitorId: id, kind };
+      next();
+    },
+    // Over the limit by its Content-Length: refused before reading; without one, cut as soon as it passes.
+    express.raw({ type: () => true, limit: MAX_VISITOR_FILE_BYTES }),
+    async (req, res) => {
+      const { visitorId, kind } = res.locals.upload as { visitorId: string; kind: VisitorFileKind };
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      if (body.length === 0) {
+        res.status(400).json({ error: "body must hold the file's bytes" });
+        return;
+      }
+      const mimeType = req.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+      const file = await channel.files?.keep(visitorId, kind, mimeType, body).catch(() => undefined);
+      if (!file) {
+        res.status(503).json({ error: "the file could not be kept: try again" });
+        return;
+      }
+      res.status(201).set("cache-control", "no-store").json({ file: file.id, kind, sizeBytes: file.sizeBytes });
+    },
+  );
   router.post("/webchat/messages", express.json({ limit: "16kb" }), async (req, res) => {
     const parsed = webChatMessage.safeParse(req.body);
     if (!parsed.success) {
@@ -153,6 +236,15 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
     if (!(await admitted(req, res, parsed.data.chatbot))) return;
     const id = visitorOf(res, token);
     if (id === undefined) return;
+    const files: VisitorFile[] = [];
+    for (const [index, fileId] of (parsed.data.files ?? []).entries()) {
+      const file = await channel.files?.find(id, fileId);
+      if (!file) {
+        res.status(400).json({ error: `files.${index} is not a file this visitor uploaded in the last day` });
+        return;
+      }
+      files.push(file);
+    }
     const outcome = await sink
       .accept({
         channel: channel.name,
@@ -161,14 +253,19 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
         target: { chatId: id, isGroup: false },
         user: visitor(id, contact),
         text,
-        media: [],
+        media: files.map((file) => visitorMedia(id, file)),
         receivedAt: new Date(),
       })
       // The store is unreachable: say so, so the page can offer to send again; nothing was queued.
       .catch(() => "unavailable" as const);
     if (outcome === "accepted") {
       // Commands stay out of the history; a request for a person is kept with the contact given.
-      const said = text === "/reset" ? "reset" : contact ? { text: `Asked for a person: ${contact}` } : { text };
+      const said =
+        text === "/reset"
+          ? "reset"
+          : contact
+            ? { text: `Asked for a person: ${contact}` }
+            : { text, files: files.map((file) => file.kind) };
       if (said === "reset" || !text.startsWith("/") || contact) {
         // The message is taken whatever happens to its history: a failure here only means a reload will not show it.
         await channel.recordVisitor(id, messageId, said).catch(() => {});

@@ -22,13 +22,20 @@ const MIN_CONTRAST = 4.5;
  * gets only colours it can use and only http(s) addresses. `fallbackName` names the widget when the chatbot's
  * settings cannot be read (the hosted platform has no `Get`): the defaults then apply to everything else. The widget
  * offers "Talk to a person" only where the request can reach someone: mail configured (`handoff.canMail`) and an
- * address, the chatbot's TalkToHumanEmail or HANDOFF_EMAIL.
+ * address, the chatbot's TalkToHumanEmail or HANDOFF_EMAIL. Photos and push-to-talk are offered as the chatbot's
+ * EnableUploadImage and EnablePushToTalk say, within `limits` (the upload route's size and count, the media
+ * pipeline's longest recording).
  */
 export function widgetSettings(
   serialNumber: string,
   settings: ChatbotSettings | undefined,
   fallbackName: string,
   handoff: { canMail: boolean; email: string | undefined } = { canMail: false, email: undefined },
+  limits: { maxBytes: number; maxFiles: number; maxVoiceSeconds: number } = {
+    maxBytes: 20 * 1024 * 1024,
+    maxFiles: 10,
+    maxVoiceSeconds: 600,
+  },
 ): WidgetSettings {
   const s = settings ?? {};
   const privacyName = text(s.ChatbotPrivacyPolicyName);
@@ -60,6 +67,7 @@ export function widgetSettings(
     },
     storage: s.RemoveChatLogOnBrowserClose === true ? "session" : "local",
     handoff: handoff.canMail && Boolean(text(s.TalkToHumanEmail) ?? handoff.email),
+    uploads: { images: s.EnableUploadImage === true, voice: s.EnablePushToTalk === true, ...limits },
   };
 }
 

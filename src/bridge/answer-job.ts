@@ -115,12 +115,17 @@ export class AnswerJob {
       log.warn({ err: error, channel: last.channel, conversation }, "answer failed");
       if (error instanceof ChatbotApiError) metrics.upstreamErrors.inc({ kind: error.kind });
       // The chatbot's limits refused the question: the owner's words, not an apology for a failure.
-      const text = isLimitRefusal(error)
+      const limited = isLimitRefusal(error);
+      const text = limited
         ? limitRefusalText(error, await bot.settings.read().catch(() => undefined))
         : config.apologyText;
-      await this.#sendOnce("apology", attached, last.target, { text, format: "plain" }).catch((failure: unknown) => {
-        if (!fence.aborted) log.error({ err: failure, conversation }, "the apology could not be sent");
-      });
+      const after = limited ? error.retryAfterMs : undefined;
+      const retryAt = after !== undefined && after > 0 ? new Date(Date.now() + after) : undefined;
+      await this.#sendOnce("apology", attached, last.target, { text, format: "plain", retryAt }).catch(
+        (failure: unknown) => {
+          if (!fence.aborted) log.error({ err: failure, conversation }, "the apology could not be sent");
+        },
+      );
     }
   }
 

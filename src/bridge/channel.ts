@@ -119,6 +119,16 @@ export interface OutgoingText {
   format: TextFormat;
   /** Suggested questions to offer as buttons, where the channel has them (final messages only). */
   quickReplies?: string[] | undefined;
+  /**
+   * An intermediate state of an answer still growing: a later edit carries more, and the last state of the message
+   * comes without it. Channels that show progress (the web chat's `aria-busy`) read it; the others ignore it.
+   */
+  partial?: boolean | undefined;
+  /**
+   * The chatbot's limits refused the question and said when questions are taken again: channels that can hold the
+   * input until then (the web chat) do so.
+   */
+  retryAt?: Date | undefined;
 }
 
 /** A platform's append-only message stream; each call carries only the new text. */

@@ -23,9 +23,9 @@ export function chromiumForTests(): ChromiumAvailability {
 
 /**
  * Headless Chromium as this machine runs it: no sandbox (tests run as root), no GPU, and none of the background
- * connections to Google's hosts that a closed network refuses.
+ * connections to Google's hosts that a closed network refuses; `extraArgs` add switches (a fake microphone).
  */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -37,6 +37,7 @@ export function launchChromium(): Promise<Browser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...extraArgs,
     ],
   });
 }

@@ -19,6 +19,8 @@ export interface AnswerScript {
   breakAfter?: number;
   /** Answer this HTTP status with a failure envelope instead of a stream. */
   failWith?: number;
+  /** With `failWith`: the Retry-After header, in seconds (the chatbot's limits say when questions are taken again). */
+  retryAfterSeconds?: number;
   /** Mark the final object `NoAnswer: true`, as the embedded server does when the chatbot had no answer. */
   noAnswer?: boolean;
 }
@@ -137,7 +139,9 @@ export class ScriptedChatbot {
       }
       const script = this.answer(body.content, ask);
       if (script.failWith !== undefined) {
-        sendEnvelope(res, null, { status: script.failWith, message: "scripted failure" });
+        const headers =
+          script.retryAfterSeconds === undefined ? undefined : { "retry-after": String(script.retryAfterSeconds) };
+        sendEnvelope(res, null, { status: script.failWith, message: "scripted failure", headers });
         ask.answeredAt = performance.now();
         return;
       }

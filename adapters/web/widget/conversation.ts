@@ -49,9 +49,10 @@ export class Conversation {
    * Posts a message (with `contact`, how the team can reach the visitor, for a request for a person); resolves false
    * when the bridge did not take it (the visitor may send it again).
    */
-  async send(text: string, contact?: string, messageId = newMessageId()): Promise<boolean> {
+  async send(text: string, contact?: string, messageId = newMessageId(), files?: string[]): Promise<boolean> {
     const post = async (renew: boolean) => {
-      const message = { visitorId: await this.#identity(renew), messageId, text, chatbot: this.chatbot, contact };
+      const visitorId = await this.#identity(renew);
+      const message = { visitorId, messageId, text, chatbot: this.chatbot, contact, files };
       return fetch(`${this.base}/webchat/messages`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -61,6 +62,32 @@ export class Conversation {
     let response = await post(false).catch(() => undefined);
     if (response?.status === 403) response = await post(true).catch(() => undefined);
     return response?.ok === true;
+  }
+
+  /**
+   * Uploads a photo or a recording for a message to send; resolves to its file id, or to the bridge's words when it
+   * refused it (too large, not taken by this chatbot).
+   */
+  async upload(file: Blob): Promise<{ file: string } | { error: string }> {
+    const post = async (renew: boolean) => {
+      const visitor = encodeURIComponent(await this.#identity(renew));
+      const url = `${this.base}/webchat/uploads?visitor=${visitor}&chatbot=${encodeURIComponent(this.chatbot)}`;
+      return fetch(url, { method: "POST", headers: { "content-type": file.type }, body: file });
+    };
+    let response = await post(false).catch(() => undefined);
+    if (response?.status === 403) {
+      const refusal = (await response
+        .clone()
+        .json()
+        .catch(() => ({}))) as { error?: string };
+      // Only an identity the bridge no longer accepts is renewed; a chatbot that takes no photos stays a refusal.
+      if (refusal.error?.includes("visitor token")) response = await post(true).catch(() => undefined);
+    }
+    if (!response) return { error: "The file could not be sent. Please try again." };
+    const body = (await response.json().catch(() => ({}))) as { file?: string; error?: string };
+    if (response.ok && body.file) return { file: body.file };
+    if (response.status === 413) return { error: "The file is too large to send." };
+    return { error: body.error ? `The file was not sent: ${body.error}.` : "The file could not be sent." };
   }
 
   close(): void {

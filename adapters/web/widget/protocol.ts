@@ -34,6 +34,11 @@ export interface WidgetSettings {
   storage: "local" | "session";
   /** A request for a person can reach someone (mail configured, an address known): the widget offers it. */
   handoff: boolean;
+  /**
+   * What the visitor can send besides text: photos (EnableUploadImage; `maxFiles` per message, `maxBytes` each) and
+   * push-to-talk recordings (EnablePushToTalk; stopped at `maxVoiceSeconds`).
+   */
+  uploads: { images: boolean; voice: boolean; maxBytes: number; maxFiles: number; maxVoiceSeconds: number };
 }
 
 /**
@@ -52,6 +57,12 @@ export type WebChatEvent =
       from?: "bot" | "visitor" | undefined;
       /** When this state of the message was written (ISO 8601). */
       at?: string | undefined;
+      /** The answer is still growing: a later event carries more (the page marks it `aria-busy`). */
+      streaming?: true | undefined;
+      /** The chatbot's limits refused the question: questions are taken again at this time (ISO 8601). */
+      retryAt?: string | undefined;
+      /** What the visitor's message carried besides its text, in order (a reload shows them as labels). */
+      files?: ("image" | "voice")[] | undefined;
     }
   | { type: "typing" }
   /** The visitor started a new conversation: what came before is not shown again. */

@@ -72,5 +72,24 @@ form.compose input { flex: 1; min-width: 0; padding: 10px 12px; border-radius: 1
   background: transparent; color: var(--ink); font: inherit; }
 form.compose input::placeholder { color: var(--muted); }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+form.compose button.icon { background: transparent; color: var(--ink); border: 1px solid var(--line); padding: 0;
+  width: 42px; flex: none; display: grid; place-items: center; }
+form.compose button.icon svg { width: 20px; height: 20px; fill: currentColor; }
+form.compose button.talk[aria-pressed="true"] { background: rgb(185,28,28); color: #fff; border-color: rgb(185,28,28); }
+form.compose button:disabled, form.compose input:disabled { opacity: .55; cursor: not-allowed; }
+.compose-status { margin: 0; padding: 0 14px; font-size: 13px; color: var(--muted); }
+.compose-status:empty { display: none; }
+.attachments { display: flex; gap: 8px; padding: 8px 14px 0; overflow-x: auto; }
+.attachments[hidden] { display: none; }
+.preview { position: relative; flex: none; }
+.preview img { width: 64px; height: 64px; object-fit: cover; border-radius: 8px; display: block; }
+.preview .remove { position: absolute; top: -6px; right: -6px; width: 24px; height: 24px; border-radius: 50%; border: 0;
+  background: rgb(17,24,39); color: #fff; cursor: pointer; font: 16px/1 system-ui, sans-serif; padding: 0; }
+.panel.dropping { outline: 3px dashed var(--bot-bg); outline-offset: -6px; }
+.bubble .photos { display: grid; grid-template-columns: repeat(auto-fill, minmax(72px, 1fr)); gap: 4px; margin-bottom: 4px; }
+.bubble .photos img { width: 100%; aspect-ratio: 1; object-fit: cover; border-radius: 8px; display: block; }
+.bubble audio { max-width: 100%; height: 36px; }
+.file-label { display: inline-block; font-size: 12px; border: 1px solid var(--line); border-radius: 999px; padding: 1px 8px; margin: 2px 4px 0 0; }
+.bubble.note { font-style: italic; }
 `;
 }

@@ -1,3 +1,4 @@
+import { type Composed, Composer, composerMarkup } from "./composer.js";
 import { type Conversation, newMessageId } from "./conversation.js";
 import { CHAT_ICON, CLOSE_ICON, NEW_ICON, PERSON_ICON, SOCIAL_ICONS } from "./icons.js";
 import type { WebChatEvent, WidgetSettings } from "./protocol.js";
@@ -27,13 +28,14 @@ export class WidgetView {
   readonly #log: HTMLElement;
   readonly #chips: HTMLElement;
   readonly #typing: HTMLElement;
-  readonly #form: HTMLFormElement;
-  readonly #input: HTMLInputElement;
+  readonly #composer: Composer;
   readonly #bubbles = new Map<string, HTMLElement>();
   readonly #announcer: HTMLElement;
   /** Answers read out once each, when they stopped growing; the history replayed at load is not read out. */
   readonly #announced = new Set<string>();
-  readonly #settling = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Answers still growing (their last event said `streaming`). */
+  readonly #growing = new Set<string>();
+  #holdTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #startedAt = Date.now();
   /** New conversations this page started, whose echo it ignores. */
   readonly #ownResets = new Set<string>();
@@ -58,8 +60,10 @@ export class WidgetView {
     this.#log = find(".log");
     this.#chips = find(".chips");
     this.#typing = find(".typing");
-    this.#form = find<HTMLFormElement>("form.compose");
-    this.#input = find<HTMLInputElement>("form.compose input");
+    this.#composer = new Composer(this.#root, settings, {
+      submit: (composed) => this.#say(composed.text, composed.text, undefined, composed.photos),
+      voice: (recording) => this.#sendVoice(recording),
+    });
     this.#announcer = find(".announcer");
     this.#wire(find);
   }
@@ -72,11 +76,12 @@ export class WidgetView {
     this.#panel.hidden = false;
     this.#launcher?.setAttribute("aria-expanded", "true");
     this.#greetOnce();
-    if (!this.#privacyPending) this.#input.focus();
+    if (!this.#privacyPending) this.#composer.input.focus();
   }
 
   close(): void {
     if (this.mode === "page") return;
+    void this.#composer.cancel();
     this.#panel.hidden = true;
     this.#launcher?.setAttribute("aria-expanded", "false");
     this.#launcher?.focus();
@@ -107,6 +112,13 @@ export class WidgetView {
       if (!this.#bubbles.has(event.id)) {
         const bubble = this.#bubble("user", at);
         (bubble.querySelector(".body") as HTMLElement).textContent = event.text;
+        // The files themselves stay with the bridge: a reload names them.
+        for (const kind of event.files ?? []) {
+          const label = document.createElement("span");
+          label.className = "file-label";
+          label.textContent = kind === "image" ? "Photo" : "Voice message";
+          bubble.insertBefore(label, bubble.querySelector("time"));
+        }
         this.#bubbles.set(event.id, bubble);
       }
       return;
@@ -124,27 +136,49 @@ export class WidgetView {
     else body.textContent = event.text;
     if (event.quickReplies?.length) this.#showChips(event.quickReplies);
     this.#log.scrollTop = this.#log.scrollHeight;
-    if (at.getTime() >= this.#startedAt - 1000) this.#announceWhenSettled(event.id, body);
+    // Busy while it grows, so assistive technology waits for the whole answer.
+    this.#streaming(event.id, event.streaming === true);
+    bubble.setAttribute("aria-busy", String(event.streaming === true));
+    if (!event.streaming && at.getTime() >= this.#startedAt - 1000) this.#announce(event.id, body);
+    if (event.retryAt) this.#holdInputUntil(new Date(event.retryAt));
   }
 
-  /** Reads an answer out once, when it has not changed for a moment, rather than at every streamed update. */
-  #announceWhenSettled(id: string, body: HTMLElement): void {
+  /** Reads a finished answer out once (a replayed history is not read out). */
+  #announce(id: string, body: HTMLElement): void {
     if (this.#announced.has(id)) return;
-    clearTimeout(this.#settling.get(id));
-    this.#settling.set(
-      id,
-      setTimeout(() => {
-        this.#settling.delete(id);
-        this.#announced.add(id);
-        this.#announcer.textContent = `${this.settings.name}: ${body.textContent ?? ""}`;
-      }, 1200),
-    );
+    this.#announced.add(id);
+    this.#announcer.textContent = `${this.settings.name}: ${body.textContent ?? ""}`;
+  }
+
+  /** The log is busy while any answer in it is still growing. */
+  #streaming(id: string, growing: boolean): void {
+    if (growing) this.#growing.add(id);
+    else this.#growing.delete(id);
+    this.#log.setAttribute("aria-busy", String(this.#growing.size > 0));
+  }
+
+  /**
+   * The chatbot's limits refused a question until `until`: the input says when the visitor can write again and is
+   * given back then (at once when that time has passed, e.g. in a replayed history).
+   */
+  #holdInputUntil(until: Date): void {
+    const wait = until.getTime() - Date.now();
+    if (wait <= 0 || this.#privacyPending) return;
+    clearTimeout(this.#holdTimer);
+    this.#setEnabled(false);
+    this.#composer.input.placeholder = `You can write again at ${until.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
+    this.#holdTimer = setTimeout(() => {
+      this.#composer.input.placeholder = this.settings.placeholder;
+      this.#setEnabled(true);
+    }, wait);
   }
 
   #clear(): void {
     this.#log.replaceChildren();
     this.#bubbles.clear();
     this.#chips.replaceChildren();
+    this.#growing.clear();
+    this.#log.setAttribute("aria-busy", "false");
   }
 
   /** Says that the connection is lost for good (the stream was closed), or back. */
@@ -161,7 +195,7 @@ export class WidgetView {
   }
 
   #markup(): string {
-    const { name, avatarUrl, iconUrl, social, privacy, placeholder } = this.settings;
+    const { name, avatarUrl, iconUrl, social, privacy } = this.settings;
     const avatar = avatarUrl
       ? `<img class="avatar" src="${html(avatarUrl)}" alt="">`
       : `<span class="avatar" aria-hidden="true">${html(name.slice(0, 1).toUpperCase())}</span>`;
@@ -208,9 +242,7 @@ export class WidgetView {
     <p class="error" role="alert"></p>
     <div class="actions"><button type="submit">Send request</button><button type="button" class="cancel">Cancel</button></div>
   </form>
-  <form class="compose"><label class="sr-only" for="chatbridge-input">Your message</label>
-    <input id="chatbridge-input" autocomplete="off" maxlength="4000" placeholder="${html(placeholder)}" required>
-    <button type="submit">Send</button></form>
+  ${composerMarkup(this.settings)}
 </section>`;
   }
 
@@ -232,18 +264,10 @@ export class WidgetView {
       find(".privacy").remove();
       this.#setEnabled(true);
       this.#greetOnce();
-      this.#input.focus();
+      this.#composer.input.focus();
     });
     this.#setEnabled(!this.#privacyPending);
     this.#wireHandoff(find);
-    this.#form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const text = this.#input.value.trim();
-      if (text) {
-        this.#input.value = "";
-        this.#say(text);
-      }
-    });
   }
 
   /**
@@ -281,9 +305,7 @@ export class WidgetView {
   }
 
   #setEnabled(enabled: boolean): void {
-    for (const control of this.#form.querySelectorAll<HTMLInputElement | HTMLButtonElement>("input, button")) {
-      control.disabled = !enabled;
-    }
+    this.#composer.setEnabled(enabled);
   }
 
   /** The first time the panel opens (and the privacy policy is accepted), the chatbot greets the visitor. */
@@ -293,21 +315,62 @@ export class WidgetView {
     void this.conversation.send("/start");
   }
 
-  /** Shows the visitor's message (`shown`, when it is not the text sent) and sends it. */
-  #say(text: string, shown = text, contact?: string): void {
+  /**
+   * Shows the visitor's message (`shown`, when it is not the text sent) with its photos, uploads them, and sends it.
+   */
+  #say(text: string, shown = text, contact?: string, photos: Composed["photos"] = []): void {
     const messageId = newMessageId();
     const bubble = this.#bubble("user");
     (bubble.querySelector(".body") as HTMLElement).textContent = shown;
+    if (photos.length > 0) {
+      const gallery = document.createElement("div");
+      gallery.className = "photos";
+      for (const [index, photo] of photos.entries()) {
+        const image = document.createElement("img");
+        image.src = URL.createObjectURL(photo);
+        image.alt = `Photo ${index + 1}`;
+        gallery.append(image);
+      }
+      bubble.insertBefore(gallery, bubble.firstChild);
+    }
     // The bridge keeps it in the visitor's history as `v-<messageId>`: its echo finds this bubble.
     this.#bubbles.set(`v-${messageId}`, bubble);
     this.#chips.replaceChildren();
     this.#log.scrollTop = this.#log.scrollHeight;
-    void this.conversation.send(text, contact, messageId).then((taken) => {
-      if (!taken) {
-        const note = this.#bubble("bot");
-        (note.querySelector(".body") as HTMLElement).textContent = "The message could not be sent. Please try again.";
-      }
-    });
+    void this.#deliver(text, contact, messageId, photos);
+  }
+
+  /** A push-to-talk recording, sent as a message of its own. */
+  #sendVoice(recording: Blob): void {
+    const messageId = newMessageId();
+    const bubble = this.#bubble("user");
+    const player = document.createElement("audio");
+    player.controls = true;
+    player.src = URL.createObjectURL(recording);
+    player.setAttribute("aria-label", "Your voice message");
+    (bubble.querySelector(".body") as HTMLElement).append(player);
+    this.#bubbles.set(`v-${messageId}`, bubble);
+    this.#chips.replaceChildren();
+    this.#log.scrollTop = this.#log.scrollHeight;
+    void this.#deliver("", undefined, messageId, [recording]);
+  }
+
+  /** Uploads the files (one at a time, in order), then posts the message naming them; says so when anything fails. */
+  async #deliver(text: string, contact: string | undefined, messageId: string, files: Blob[]): Promise<void> {
+    const ids: string[] = [];
+    for (const file of files) {
+      const uploaded = await this.conversation.upload(file);
+      if ("error" in uploaded) return this.#failed(uploaded.error);
+      ids.push(uploaded.file);
+    }
+    const taken = await this.conversation.send(text, contact, messageId, ids.length > 0 ? ids : undefined);
+    if (!taken) this.#failed("The message could not be sent. Please try again.");
+  }
+
+  #failed(text: string): void {
+    const note = this.#bubble("bot");
+    note.classList.add("note");
+    (note.querySelector(".body") as HTMLElement).textContent = text;
   }
 
   #bubble(who: "bot" | "user", at = new Date()): HTMLElement {

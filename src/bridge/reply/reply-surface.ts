@@ -157,9 +157,9 @@ export class EditSurface implements ReplySurface {
       return await tryUpdate(this.ctx, this.plain ? "plain" : "markdown", cost, async (format) => {
         const next = text();
         if (next === undefined || next === this.shown) return false;
-        if (this.message) await editAllowingSame(channel, target, this.message, next, format);
+        if (this.message) await editAllowingSame(channel, target, this.message, next, format, undefined, true);
         else {
-          this.message = await channel.send(target, { text: next, format });
+          this.message = await channel.send(target, { text: next, format, partial: true });
           this.ctx.onOpen?.({ kind: "edit", id: this.message.id });
         }
         if (format === "plain") this.plain = true;
@@ -369,9 +369,10 @@ async function editAllowingSame(
   text: string,
   format: TextFormat,
   quickReplies?: string[],
+  partial?: boolean,
 ): Promise<void> {
   try {
-    await channel.edit(target, message, { text, format, quickReplies });
+    await channel.edit(target, message, { text, format, quickReplies, partial });
   } catch (error) {
     if (!isChannelError(error, "not_modified")) throw error;
   }

@@ -37,6 +37,10 @@ export const MAIL_OUTBOX_ENTRY_PREFIX = "mail-outbox:mail:";
 export const MAIL_OUTBOX_INDEX_KEY = "mail-outbox:pending";
 /** The key that signs web chat visitors' identities when WEB_CHAT_SECRET is unset (adapters/web/visitor-identity.ts). */
 export const WEB_VISITOR_KEY = "webchat:visitor-key";
+/** `webchat:file:<visitor>:<file id>`: what a web chat visitor uploaded, awaiting its message (adapters/web/visitor-files.ts). */
+export const WEB_FILE_PREFIX = "webchat:file:";
+/** `webchat:file-bytes:<visitor>:<file id>`: the bytes of that upload, read only when the message is answered. */
+export const WEB_FILE_BYTES_PREFIX = "webchat:file-bytes:";
 
 // Claims.
 

@@ -4,6 +4,7 @@ import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebChannel } from "../../../adapters/web/outbound.js";
 import { type WebChatRoutesOptions, webChatRoutes } from "../../../adapters/web/routes.js";
+import { VisitorFiles } from "../../../adapters/web/visitor-files.js";
 import { VisitorIdentity } from "../../../adapters/web/visitor-identity.js";
 import { readWidgetScript } from "../../../adapters/web/widget-bundle.js";
 import type { InboundMessage, InboundSink } from "../../../src/bridge/inbound.js";
@@ -284,5 +285,85 @@ describe("the widget's endpoints", () => {
     expect(accepted).toEqual([]);
     expect((await post(base, { visitorId: visitor, messageId: "ok", text: "hi" })).status).toBe(202);
     expect(accepted.map((message) => message.user.id)).toEqual([id]);
+  });
+});
+
+describe("web chat uploads", () => {
+  const PNG = Buffer.from(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000" +
+      "1f15c4890000000d49444154789c6360f8cfc0f01f0005000201e0a3ce5d0000000049454e44ae426082",
+    "hex",
+  );
+  /** A web channel that keeps uploads, its store, and routes for a chatbot with the given switches. */
+  async function serveUploads(settings: ChatbotSettings, sink: InboundSink = nobody) {
+    const store = openMemoryStore("uploads");
+    const channel = new WebChannel(store.visitorEvents, "default", new VisitorFiles(store.keyv));
+    const base = await serve(sink, channel, { chatbot: chatbotWith(settings) });
+    return { base, channel };
+  }
+  const upload = (base: string, visitor: string, body: Buffer, type = "image/png") =>
+    fetch(`${base}/webchat/uploads?visitor=${encodeURIComponent(token(visitor))}`, {
+      method: "POST",
+      headers: { "content-type": type },
+      body,
+    });
+
+  it("keeps a photo for the visitor and sends it with their message as a media item the channel downloads", async () => {
+    const { sink, accepted } = recording();
+    const { base, channel } = await serveUploads({ EnableUploadImage: true }, sink);
+    const first = await upload(base, VISITOR, PNG);
+    expect(first.status).toBe(201);
+    const { file, kind, sizeBytes } = (await first.json()) as { file: string; kind: string; sizeBytes: number };
+    expect({ kind, sizeBytes }).toEqual({ kind: "image", sizeBytes: PNG.length });
+    const second = (await (await upload(base, VISITOR, PNG)).json()) as { file: string };
+    const res = await post(base, { visitorId: token(VISITOR), messageId: "p1", text: "", files: [file, second.file] });
+    expect(res.status).toBe(202);
+    expect(accepted[0]?.text).toBe("");
+    expect(accepted[0]?.media).toEqual([
+      { kind: "image", platformId: `${VISITOR}/${file}`, mimeType: "image/png", sizeBytes: PNG.length },
+      { kind: "image", platformId: `${VISITOR}/${second.file}`, mimeType: "image/png", sizeBytes: PNG.length },
+    ]);
+    const media = accepted[0]?.media[0];
+    if (!media) throw new Error("no media");
+    const signal = new AbortController().signal;
+    expect(Buffer.from(await channel.download(media, { signal, maxBytes: 1024 }))).toEqual(PNG);
+    await expect(channel.download(media, { signal, maxBytes: 10 })).rejects.toThrow(/over 10/);
+    // The history names the files, so a reload shows them.
+    const page = await openWebChatStream(base, token(VISITOR));
+    try {
+      await until(() => (page.events.length >= 1 ? true : undefined));
+      expect(page.events[0]).toMatchObject({ messageId: "v-p1", from: "visitor" });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("refuses what the chatbot does not take, another visitor's file, and bodies that are empty or too large", async () => {
+    const { sink, accepted } = recording();
+    const { base } = await serveUploads({ EnableUploadImage: true, EnablePushToTalk: false }, sink);
+    const voice = await upload(base, VISITOR, PNG, "audio/wav");
+    expect(voice.status).toBe(403);
+    expect(await voice.json()).toEqual({ error: "this chatbot does not take voice messages (EnablePushToTalk)" });
+    const pdf = await upload(base, VISITOR, PNG, "application/pdf");
+    expect(pdf.status).toBe(415);
+    expect((await upload(base, VISITOR, Buffer.alloc(0))).status).toBe(400);
+    const huge = await upload(base, VISITOR, Buffer.alloc(20 * 1024 * 1024 + 1));
+    expect(huge.status).toBe(413);
+    const forged = await fetch(`${base}/webchat/uploads?visitor=${"a".repeat(20)}.${"b".repeat(43)}`, {
+      method: "POST",
+      headers: { "content-type": "image/png" },
+      body: PNG,
+    });
+    expect(forged.status).toBe(403);
+    // Ana's file cannot be sent by Bob.
+    const { file } = (await (await upload(base, "visitor-ana-0001", PNG)).json()) as { file: string };
+    const theft = await post(base, { visitorId: token("visitor-bob-0001"), messageId: "t1", text: "", files: [file] });
+    expect(theft.status).toBe(400);
+    expect(await theft.json()).toEqual({ error: "files.0 is not a file this visitor uploaded in the last day" });
+    const bogus = await post(base, { visitorId: token(VISITOR), messageId: "t2", text: "hi", files: ["../etc"] });
+    expect(bogus.status).toBe(400);
+    expect(accepted).toEqual([]);
+    const photosOff = await serveUploads({ EnableUploadImage: false });
+    expect((await upload(photosOff.base, VISITOR, PNG)).status).toBe(403);
   });
 });

@@ -44,6 +44,22 @@ describe("widgetSettings", () => {
       social: { facebook: "https://facebook.com/harbor", instagram: undefined, whatsapp: undefined },
       storage: "session",
       handoff: false,
+      // Neither EnableUploadImage nor EnablePushToTalk: text only.
+      uploads: { images: false, voice: false, maxBytes: 20 * 1024 * 1024, maxFiles: 10, maxVoiceSeconds: 600 },
+    });
+  });
+
+  it("offers photos and push-to-talk as the chatbot's switches say, within the bridge's limits", () => {
+    const limits = { maxBytes: 1000, maxFiles: 3, maxVoiceSeconds: 60 };
+    const none = { canMail: false, email: undefined };
+    expect(widgetSettings("sn-1", { EnableUploadImage: true }, "x", none, limits).uploads).toEqual({
+      images: true,
+      voice: false,
+      ...limits,
+    });
+    expect(widgetSettings("sn-1", { EnablePushToTalk: true }, "x", none, limits).uploads).toMatchObject({
+      images: false,
+      voice: true,
     });
   });
 
