@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineChannelPlugin } from "../../src/channel-plugin.js";
 import { WebChannel } from "./outbound.js";
+import { PrivacyConsents } from "./privacy-consents.js";
 import { webChatRoutes } from "./routes.js";
 import { VisitorFiles } from "./visitor-files.js";
 import { VisitorIdentity, visitorKey } from "./visitor-identity.js";
@@ -35,7 +36,9 @@ export const webPlugin = defineChannelPlugin<typeof WEB_VARIABLES, { secret: str
       const identity = new VisitorIdentity(await visitorKey(store, bots[0]?.settings.secret));
       const { title, handoff, maxAudioSeconds } = deployment;
       const widget = readWidgetScript();
-      http.use(webChatRoutes(channel, bridge, { chatbot, title, widget, handoff, identity, maxAudioSeconds }));
+      const consents = new PrivacyConsents(store.keyv);
+      const routes = { chatbot, title, widget, handoff, identity, consents, maxAudioSeconds };
+      http.use(webChatRoutes(channel, bridge, routes));
     }
     const detail = receive ? `${deployment.publicUrl ?? deployment.localUrl}/` : "answering only (role worker)";
     return { status: [{ name: "web chat", enabled: true, detail }], stop: async () => {} };

@@ -5,6 +5,7 @@ import type { InboundMessage, InboundSink } from "../../src/bridge/inbound.js";
 import { originAllowed, originRefusal, widgetCors } from "./origins.js";
 import type { WebChannel } from "./outbound.js";
 import { webChatPage } from "./page.js";
+import type { PrivacyConsents } from "./privacy-consents.js";
 import {
   MAX_VISITOR_FILE_BYTES,
   VISITOR_FILE_ID,
@@ -14,7 +15,7 @@ import {
 } from "./visitor-files.js";
 import { type VisitorIdentity, visitorToken } from "./visitor-identity.js";
 import type { WidgetScript } from "./widget-bundle.js";
-import { widgetSettings } from "./widget-settings.js";
+import { privacyPolicy, widgetSettings } from "./widget-settings.js";
 
 const serialNumber = z.string().trim().min(1).max(64);
 
@@ -91,6 +92,8 @@ export interface WebChatRoutesOptions {
   handoff?: { canMail: boolean; email: string | undefined } | undefined;
   /** Issues visitors' identities and checks them on every message and event stream. */
   identity: VisitorIdentity;
+  /** Where visitors' consent to the privacy policy is recorded. */
+  consents: PrivacyConsents;
   /** MEDIA_MAX_AUDIO_SECONDS: the widget stops a push-to-talk recording there (default 600). */
   maxAudioSeconds?: number | undefined;
 }
@@ -100,6 +103,8 @@ export interface WebChatRoutesOptions {
  * - `GET /` the bridge's own page (the widget, drawn over the whole page), `GET /widget.js` the widget's script;
  * - `GET /webchat/widget?chatbot=<serial>` the widget's settings from the chatbot's (WidgetSettings);
  * - `POST /webchat/visitors` a new visitor's identity (a token signed by the bridge, see visitor-identity.ts);
+ * - `POST /webchat/consent` records that the visitor accepted the chatbot's privacy policy (privacy-consents.ts):
+ *   while a policy is in force, messages and uploads of a visitor who has not accepted it are refused (403);
  * - `POST /webchat/uploads?visitor=…` a photo (image/…, with EnableUploadImage) or a push-to-talk recording
  *   (audio/…, with EnablePushToTalk), up to 20 MB, kept for a day for the message that names it (visitor-files.ts);
  * - `POST /webchat/messages` to send (answered 202 at once; the answer comes as events), and
@@ -137,6 +142,20 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
     return false;
   };
   const named = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  /**
+   * Whether the visitor accepted the privacy policy in force (none: nothing to accept), or a 403 said: a changed
+   * policy (another name or address) is accepted again.
+   */
+  const consented = async (res: Response, visitorId: string): Promise<boolean> => {
+    const policy = privacyPolicy(await chatbot?.settings(WIDGET_SETTINGS_MAX_AGE_S * 1000));
+    if (!policy) return true;
+    const consent = await options.consents.find(visitorId);
+    if (consent?.policy.name === policy.name && consent.policy.url === policy.url) return true;
+    res.status(403).json({
+      error: `the visitor has not accepted the privacy policy ${JSON.stringify(policy.name)}: POST /webchat/consent first`,
+    });
+    return false;
+  };
 
   router.get("/", (_req, res) => {
     res
@@ -191,7 +210,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
       }
       if (!(await admitted(req, res, named(req.query.chatbot))) || !chatbot) return;
       const id = visitorOf(res, parsed.data);
-      if (id === undefined) return;
+      if (id === undefined || !(await consented(res, id))) return;
       const kind = uploadKind(req.get("content-type"));
       if (!kind) {
         res.status(415).json({ error: "content-type must be an image/… (a photo) or audio/… (a recording)" });
@@ -225,6 +244,37 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
       res.status(201).set("cache-control", "no-store").json({ file: file.id, kind, sizeBytes: file.sizeBytes });
     },
   );
+  router.post("/webchat/consent", express.json({ limit: "4kb" }), async (req, res) => {
+    const parsed = z.object({ visitorId: visitorToken, chatbot: serialNumber.optional() }).safeParse(req.body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      res.status(400).json({ error: `${issue?.path.join(".") || "body"} ${issue?.message ?? "is invalid"}` });
+      return;
+    }
+    if (!(await admitted(req, res, parsed.data.chatbot))) return;
+    const id = visitorOf(res, parsed.data.visitorId);
+    if (id === undefined) return;
+    // What the visitor accepted is the policy in force now, as the bridge read it, not what the page says.
+    const policy = privacyPolicy(await chatbot?.settings(WIDGET_SETTINGS_MAX_AGE_S * 1000));
+    if (!policy) {
+      res.status(404).json({ error: "this chatbot has no privacy policy to accept" });
+      return;
+    }
+    const consent = {
+      at: new Date().toISOString(),
+      policy: { name: policy.name, url: policy.url },
+      origin: req.get("origin"),
+    };
+    const kept = await options.consents.record(id, consent).then(
+      () => true,
+      () => false,
+    );
+    if (!kept) {
+      res.status(503).json({ error: "the consent could not be recorded: try again" });
+      return;
+    }
+    res.status(201).set("cache-control", "no-store").json(consent);
+  });
   router.post("/webchat/messages", express.json({ limit: "16kb" }), async (req, res) => {
     const parsed = webChatMessage.safeParse(req.body);
     if (!parsed.success) {
@@ -235,7 +285,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
     const { visitorId: token, messageId, text, contact } = parsed.data;
     if (!(await admitted(req, res, parsed.data.chatbot))) return;
     const id = visitorOf(res, token);
-    if (id === undefined) return;
+    if (id === undefined || !(await consented(res, id))) return;
     const files: VisitorFile[] = [];
     for (const [index, fileId] of (parsed.data.files ?? []).entries()) {
       const file = await channel.files?.find(id, fileId);

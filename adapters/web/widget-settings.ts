@@ -38,8 +38,6 @@ export function widgetSettings(
   },
 ): WidgetSettings {
   const s = settings ?? {};
-  const privacyName = text(s.ChatbotPrivacyPolicyName);
-  const privacyUrl = httpUrl(s.ChatbotPrivacyPolicyUrl);
   return {
     chatbot: serialNumber,
     name: text(s.Name) ?? fallbackName,
@@ -52,14 +50,7 @@ export function widgetSettings(
     },
     placeholder: text(s.UserInputPlaceholder) ?? DEFAULT_PLACEHOLDER,
     popupOnce: s.ChatbotPopupOnce === true,
-    privacy:
-      privacyName || privacyUrl
-        ? {
-            name: privacyName ?? "Privacy policy",
-            description: text(s.ChatbotPrivacyPolicyDescription) ?? "",
-            url: privacyUrl,
-          }
-        : undefined,
+    privacy: privacyPolicy(s),
     social: {
       facebook: httpUrl(s.FacebookUrl),
       instagram: httpUrl(s.InstagramUrl),
@@ -69,6 +60,17 @@ export function widgetSettings(
     handoff: handoff.canMail && Boolean(text(s.TalkToHumanEmail) ?? handoff.email),
     uploads: { images: s.EnableUploadImage === true, voice: s.EnablePushToTalk === true, ...limits },
   };
+}
+
+/**
+ * The privacy policy visitors accept before their first message, when the chatbot has one (a name or an address):
+ * the widget shows it, and the bridge records each visitor's consent to it and takes their messages only after.
+ */
+export function privacyPolicy(settings: ChatbotSettings | undefined): WidgetSettings["privacy"] {
+  const name = text(settings?.ChatbotPrivacyPolicyName);
+  const url = httpUrl(settings?.ChatbotPrivacyPolicyUrl);
+  if (!name && !url) return undefined;
+  return { name: name ?? "Privacy policy", description: text(settings?.ChatbotPrivacyPolicyDescription) ?? "", url };
 }
 
 /** `rgb(r,g,b)` (spaces allowed, as the API stores colours), `#rgb` or `#rrggbb`; anything else is no colour. */

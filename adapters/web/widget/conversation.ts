@@ -64,6 +64,19 @@ export class Conversation {
     return response?.ok === true;
   }
 
+  /** Tells the bridge the visitor accepted the chatbot's privacy policy; resolves false when it was not recorded. */
+  async consent(): Promise<boolean> {
+    const post = async (renew: boolean) =>
+      fetch(`${this.base}/webchat/consent`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ visitorId: await this.#identity(renew), chatbot: this.chatbot }),
+      });
+    let response = await post(false).catch(() => undefined);
+    if (response?.status === 403) response = await post(true).catch(() => undefined);
+    return response?.ok === true;
+  }
+
   /**
    * Uploads a photo or a recording for a message to send; resolves to its file id, or to the bridge's words when it
    * refused it (too large, not taken by this chatbot).

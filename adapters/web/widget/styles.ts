@@ -55,6 +55,9 @@ time { display: block; font-size: 11px; opacity: .75; margin-top: 2px; }
 .privacy { margin: 0 14px 10px; padding: 10px 12px; border: 1px solid var(--line); border-radius: 10px; font-size: 13px; }
 .privacy p { margin: 0 0 8px; }
 .privacy a { color: inherit; }
+.privacy .error { color: rgb(185,28,28); margin: 6px 0 0; }
+.privacy .error:empty { display: none; }
+@media (prefers-color-scheme: dark) { .privacy .error { color: rgb(252,165,165); } }
 .privacy button, form.compose button { background: var(--bot-bg); color: var(--bot-fg); border: 0; border-radius: 10px;
   padding: 8px 14px; cursor: pointer; font: inherit; }
 .contact { margin: 0 14px 10px; padding: 10px 12px; border: 1px solid var(--line); border-radius: 10px; font-size: 14px;

@@ -186,8 +186,14 @@ export class WidgetView {
     this.#typing.textContent = failed ? "Connection lost. Reload the page to continue." : this.#typing.textContent;
   }
 
+  /** The policy in force, as accepted consent is kept: a new name or address is asked for again. */
+  get #policyId(): string {
+    const { privacy } = this.settings;
+    return privacy ? `${privacy.name}\n${privacy.url ?? ""}` : "";
+  }
+
   get #privacyPending(): boolean {
-    return this.settings.privacy !== undefined && this.storage.getItem(this.#key("privacy")) === null;
+    return this.settings.privacy !== undefined && this.storage.getItem(this.#key("privacy")) !== this.#policyId;
   }
 
   #key(name: string): string {
@@ -217,7 +223,7 @@ export class WidgetView {
           privacy.description ? ` — ${html(privacy.description)}` : ""
         }${
           privacy.url ? ` <a href="${html(privacy.url)}" target="_blank" rel="noopener noreferrer">Read it</a>` : ""
-        }</p><button type="button" class="consent">I agree</button></div>`
+        }</p><button type="button" class="consent">I agree</button><p class="error" role="alert"></p></div>`
       : "";
     return `${launcher}
 <section class="panel" id="chatbridge-panel" ${this.mode === "page" ? "" : 'role="dialog" hidden'} aria-label="${html(name)}">
@@ -259,8 +265,16 @@ export class WidgetView {
       this.#ownResets.add(`v-${messageId}`);
       void this.conversation.send("/reset", undefined, messageId);
     });
-    find(".consent")?.addEventListener("click", () => {
-      this.storage.setItem(this.#key("privacy"), new Date().toISOString());
+    const agree = find<HTMLButtonElement>(".consent");
+    agree?.addEventListener("click", async () => {
+      agree.disabled = true;
+      // Recorded by the bridge, which takes no message before it; kept here too, so the notice is not shown again.
+      if (!(await this.conversation.consent())) {
+        agree.disabled = false;
+        find(".privacy .error").textContent = "Your consent could not be recorded. Please try again.";
+        return;
+      }
+      this.storage.setItem(this.#key("privacy"), this.#policyId);
       find(".privacy").remove();
       this.#setEnabled(true);
       this.#greetOnce();
@@ -304,8 +318,11 @@ export class WidgetView {
     });
   }
 
+  /** Sending (and asking for a person) waits for the privacy policy's acceptance and the chatbot's limits. */
   #setEnabled(enabled: boolean): void {
     this.#composer.setEnabled(enabled);
+    const human = this.#root.querySelector<HTMLButtonElement>("header .human");
+    if (human) human.disabled = !enabled;
   }
 
   /** The first time the panel opens (and the privacy policy is accepted), the chatbot greets the visitor. */

@@ -41,6 +41,8 @@ export const WEB_VISITOR_KEY = "webchat:visitor-key";
 export const WEB_FILE_PREFIX = "webchat:file:";
 /** `webchat:file-bytes:<visitor>:<file id>`: the bytes of that upload, read only when the message is answered. */
 export const WEB_FILE_BYTES_PREFIX = "webchat:file-bytes:";
+/** `webchat:consent:<visitor>`: the privacy policy a web chat visitor accepted, and when (adapters/web/privacy-consents.ts). */
+export const WEB_CONSENT_PREFIX = "webchat:consent:";
 
 // Claims.
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebChannel } from "../../../adapters/web/outbound.js";
+import { PrivacyConsents } from "../../../adapters/web/privacy-consents.js";
 import { type WebChatRoutesOptions, webChatRoutes } from "../../../adapters/web/routes.js";
 import { VisitorFiles } from "../../../adapters/web/visitor-files.js";
 import { VisitorIdentity } from "../../../adapters/web/visitor-identity.js";
@@ -55,7 +56,14 @@ async function serve(
 ): Promise<string> {
   const app = express();
   app.use(
-    webChatRoutes(channel, sink, { title: "Test", chatbot: chatbotWith(), widget: undefined, identity, ...options }),
+    webChatRoutes(channel, sink, {
+      title: "Test",
+      chatbot: chatbotWith(),
+      widget: undefined,
+      identity,
+      consents: new PrivacyConsents(openMemoryStore("consents").keyv),
+      ...options,
+    }),
   );
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server?.once("listening", resolve));
@@ -365,5 +373,46 @@ describe("web chat uploads", () => {
     expect(accepted).toEqual([]);
     const photosOff = await serveUploads({ EnableUploadImage: false });
     expect((await upload(photosOff.base, VISITOR, PNG)).status).toBe(403);
+  });
+});
+
+describe("web chat privacy consent", () => {
+  const POLICY = { ChatbotPrivacyPolicyName: "Privacy notice", ChatbotPrivacyPolicyUrl: "https://agency.example/p" };
+  const consent = (base: string, visitor: string) =>
+    fetch(`${base}/webchat/consent`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://agency.example" },
+      body: JSON.stringify({ visitorId: token(visitor) }),
+    });
+
+  it("takes messages only from visitors who accepted the policy in force, and records what they accepted", async () => {
+    const { sink, accepted } = recording();
+    const chatbot = chatbotWith(POLICY);
+    const consents = new PrivacyConsents(openMemoryStore("consent-test").keyv);
+    const base = await serve(sink, undefined, { chatbot, consents });
+    const before = await post(base, { visitorId: token(VISITOR), messageId: "c1", text: "hello" });
+    expect(before.status).toBe(403);
+    expect(await before.json()).toEqual({
+      error: 'the visitor has not accepted the privacy policy "Privacy notice": POST /webchat/consent first',
+    });
+    expect(accepted).toEqual([]);
+    const given = await consent(base, VISITOR);
+    expect(given.status).toBe(201);
+    const record = await consents.find(VISITOR);
+    expect(record).toMatchObject({
+      policy: { name: "Privacy notice", url: "https://agency.example/p" },
+      origin: "https://agency.example",
+    });
+    expect(Date.now() - Date.parse(record?.at ?? "")).toBeLessThan(5_000);
+    expect((await post(base, { visitorId: token(VISITOR), messageId: "c2", text: "hello" })).status).toBe(202);
+    expect(accepted.map((message) => message.text)).toEqual(["hello"]);
+    // A new policy (another address) is accepted again before the next message.
+    chatbot.current = { ...POLICY, ChatbotPrivacyPolicyUrl: "https://agency.example/p2" };
+    expect((await post(base, { visitorId: token(VISITOR), messageId: "c3", text: "again" })).status).toBe(403);
+    expect((await consent(base, VISITOR)).status).toBe(201);
+    expect((await post(base, { visitorId: token(VISITOR), messageId: "c4", text: "again" })).status).toBe(202);
+    // Without a policy there is nothing to accept.
+    chatbot.current = {};
+    expect((await consent(base, VISITOR)).status).toBe(404);
   });
 });

@@ -34,6 +34,8 @@ export interface FakeCall {
   messageId?: string;
   draftId?: number;
   quickReplies?: string[] | undefined;
+  /** The text was an intermediate state of the answer (OutgoingText.partial). */
+  partial?: true;
   outcome: "ok" | ChannelErrorKind;
 }
 
@@ -64,6 +66,8 @@ export interface FakeMessage {
   text: string;
   format: TextFormat;
   quickReplies?: string[] | undefined;
+  /** Set while the answer was still growing at the last send or edit (the last state of a message has none). */
+  partial?: boolean | undefined;
 }
 
 /**
@@ -124,7 +128,15 @@ export class FakeChannel implements Channel {
   async send(target: ReplyTarget, text: OutgoingText): Promise<SentMessage> {
     const call = this.begin("send", target, text);
     await this.latency();
-    const message: FakeMessage = { id: String(this.nextId++), chatId: target.chatId, ...text };
+    const { text: body, format, quickReplies, partial } = text;
+    const message: FakeMessage = {
+      id: String(this.nextId++),
+      chatId: target.chatId,
+      text: body,
+      format,
+      quickReplies,
+      partial,
+    };
     this.messages.push(message);
     this.drafts.delete(target.chatId);
     call.messageId = message.id;
@@ -143,7 +155,8 @@ export class FakeChannel implements Channel {
     });
     call.messageId = sent.id;
     await this.latency();
-    Object.assign(message as FakeMessage, { text: text.text, format: text.format, quickReplies: text.quickReplies });
+    const { quickReplies, partial } = text;
+    Object.assign(message as FakeMessage, { text: text.text, format: text.format, quickReplies, partial });
   }
 
   async draft(target: ReplyTarget, draftId: number, text: OutgoingText): Promise<void> {
@@ -161,7 +174,10 @@ export class FakeChannel implements Channel {
   /** Records the call and throws what the platform would answer: rate limit, injected fault, format, state. */
   private begin(method: Method, target: ReplyTarget, text?: OutgoingText, state?: () => ChannelError | undefined) {
     const call: FakeCall = { method, at: Date.now(), chatId: target.chatId, outcome: "ok" };
-    if (text) Object.assign(call, { text: text.text, format: text.format, quickReplies: text.quickReplies });
+    if (text) {
+      Object.assign(call, { text: text.text, format: text.format, quickReplies: text.quickReplies });
+      if (text.partial) call.partial = true;
+    }
     this.calls.push(call);
     const error = this.rateCheck(target, call.at) ?? this.fault(call) ?? this.formatCheck(method, text) ?? state?.();
     if (error) {

@@ -83,6 +83,10 @@ describe("streamReply with edits", () => {
     expect(channel.messagesIn("1")).toEqual([
       { id: "1", chatId: "1", text: MARKDOWN_ANSWER, format: "markdown", quickReplies: ["More homes?"] },
     ]);
+    // Every state before the last says the answer is still growing; the last does not.
+    const states = channel.calls.filter((call) => call.outcome === "ok" && call.method !== "typing");
+    expect(states.slice(0, -1).every((call) => call.partial === true)).toBe(true);
+    expect(states.at(-1)?.partial).toBeUndefined();
     expect(result).toMatchObject({ delivered: MARKDOWN_ANSWER, messages: 1 });
     expect(result.updates).toBeGreaterThan(1);
     expect(channel.rateLimited).toBe(0);
