@@ -46,10 +46,11 @@ export class Conversation {
   }
 
   /**
-   * Posts a message (with `contact`, how the team can reach the visitor, for a request for a person); resolves false
-   * when the bridge did not take it (the visitor may send it again).
+   * Posts a message (with `contact`, how the team can reach the visitor, for a request for a person); resolves
+   * whether the bridge took it (if not, the visitor may send it again), and when the bridge refused it as one too
+   * many, how many seconds until the visitor can write again.
    */
-  async send(text: string, contact?: string, messageId = newMessageId()): Promise<boolean> {
+  async send(text: string, contact?: string, messageId = newMessageId()): Promise<Sent> {
     const post = async (renew: boolean) => {
       const message = { visitorId: await this.#identity(renew), messageId, text, chatbot: this.chatbot, contact };
       return fetch(`${this.base}/webchat/messages`, {
@@ -60,7 +61,11 @@ export class Conversation {
     };
     let response = await post(false).catch(() => undefined);
     if (response?.status === 403) response = await post(true).catch(() => undefined);
-    return response?.ok === true;
+    if (response?.status !== 429) return { taken: response?.ok === true };
+    // From the body: a page of another origin cannot read the Retry-After header.
+    const refusal = (await response.json().catch(() => ({}))) as { retryAfterSeconds?: unknown };
+    const seconds = refusal.retryAfterSeconds;
+    return { taken: false, retryAfterSeconds: typeof seconds === "number" && seconds > 0 ? seconds : undefined };
   }
 
   close(): void {
@@ -87,6 +92,12 @@ export class Conversation {
       });
     return this.#visitor;
   }
+}
+
+/** What became of a post: taken or not, and when it was one too many, the seconds until the visitor can write again. */
+export interface Sent {
+  taken: boolean;
+  retryAfterSeconds?: number | undefined;
 }
 
 /** A message's id: the bridge takes each id once (a retried post is not asked twice), and it keys the bubble. */

@@ -302,10 +302,13 @@ export class WidgetView {
     this.#bubbles.set(`v-${messageId}`, bubble);
     this.#chips.replaceChildren();
     this.#log.scrollTop = this.#log.scrollHeight;
-    void this.conversation.send(text, contact, messageId).then((taken) => {
+    void this.conversation.send(text, contact, messageId).then(({ taken, retryAfterSeconds }) => {
       if (!taken) {
         const note = this.#bubble("bot");
-        (note.querySelector(".body") as HTMLElement).textContent = "The message could not be sent. Please try again.";
+        (note.querySelector(".body") as HTMLElement).textContent =
+          retryAfterSeconds === undefined
+            ? "The message could not be sent. Please try again."
+            : `You are sending messages too quickly. You can write again in ${retryAfterSeconds} s.`;
       }
     });
   }
