@@ -81,7 +81,8 @@ function pair<T>(name: string, text: string, each: (part: string) => T): { visit
 export function parseWebChatLimits(text: string): WebChatLimitSettings {
   const limits = structuredClone(DEFAULT_WEB_CHAT_LIMITS);
   for (const entry of text.split(/[\s;]+/).filter(Boolean)) {
-    const [name, value = ""] = entry.split("=", 2);
+    const equals = entry.indexOf("=");
+    const [name, value] = equals < 0 ? [entry, ""] : [entry.slice(0, equals), entry.slice(equals + 1)];
     switch (name) {
       case "messages":
         limits.messages = pair(name, value, rate);

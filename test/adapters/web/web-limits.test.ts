@@ -4,7 +4,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import express, { type Express, type Request } from "express";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { clientAddress } from "../../../adapters/web/client-address.js";
-import { parseWebChatLimits } from "../../../adapters/web/limit-settings.js";
+import {
+  DEFAULT_WEB_CHAT_LIMITS,
+  DEFAULT_WEB_CHAT_LIMITS_TEXT,
+  parseWebChatLimits,
+} from "../../../adapters/web/limit-settings.js";
 import { WebChannel } from "../../../adapters/web/outbound.js";
 import { webChatRoutes } from "../../../adapters/web/routes.js";
 import { VisitorIdentity } from "../../../adapters/web/visitor-identity.js";
@@ -257,6 +261,21 @@ describe("the web chat's limits per visitor and per address", () => {
     const response = await fetch(`${instance.base}/webchat/visitors`, { method: "POST", body: "x".repeat(100_000) });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ error: "this endpoint takes no request body" });
+  });
+
+  it("reads WEB_CHAT_LIMITS: the defaults, a kind replaced, a budget off, and what it cannot read", () => {
+    expect(parseWebChatLimits("")).toEqual(DEFAULT_WEB_CHAT_LIMITS);
+    expect(parseWebChatLimits(DEFAULT_WEB_CHAT_LIMITS_TEXT)).toEqual(DEFAULT_WEB_CHAT_LIMITS);
+    expect(parseWebChatLimits("messages=5/30s,off; streams=1,off")).toEqual({
+      ...DEFAULT_WEB_CHAT_LIMITS,
+      messages: { visitor: { points: 5, seconds: 30 }, ip: undefined },
+      streams: { visitor: 1, ip: undefined },
+    });
+    expect(() => parseWebChatLimits("messages=5/1m")).toThrow(
+      "messages takes two budgets, per visitor and per address, e.g. messages=20/1m,60/1m",
+    );
+    expect(() => parseWebChatLimits("identities=5/0m")).toThrow('"5/0m" is not a budget like 20/1m, 30/1h or off');
+    expect(() => parseWebChatLimits("stream=3,20")).toThrow('"stream" is not one of messages, identities, uploads');
   });
 
   it("counts IPv4 through IPv6 as IPv4, and IPv6 by its /64", () => {
