@@ -88,6 +88,8 @@ export async function startBridge(
     const bridge = new Bridge({ store, config: config.bridge, chatbots: chatbots.links, log, metrics, outbox });
     const app = express();
     app.disable("x-powered-by");
+    // req.ip (what the web chat's per-address limits count) is the connection's peer unless proxies are named.
+    if (config.trustProxy !== undefined) app.set("trust proxy", config.trustProxy);
     if (embedded) app.use("/chat", embedded.router);
     app.get("/healthz", (_req, res) => {
       res.json({ status: "ok" });

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /** pino levels accepted by `LOG_LEVEL`. */
@@ -50,6 +51,42 @@ const DEFAULT_HANDOFF_KEYWORDS = [
   "mit einem menschen sprechen",
 ];
 
+/** The names express's `trust proxy` knows for whole ranges of addresses. */
+const PROXY_RANGES = ["loopback", "linklocal", "uniquelocal"];
+
+/** An address or subnet of proxies: `10.0.0.5`, `10.0.0.0/8`, `fd00::/8`, or one of {@link PROXY_RANGES}. */
+function proxyEntry(entry: string): boolean {
+  if (PROXY_RANGES.includes(entry)) return true;
+  const [address = "", bits, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  // A subnet of every address (/0) would trust anyone's header.
+  return (
+    bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) >= 1 && Number(bits) <= (version === 4 ? 32 : 128))
+  );
+}
+
+/**
+ * TRUST_PROXY as express's `trust proxy` takes it: a number of proxies in front of the bridge, or the proxies' own
+ * addresses and subnets; undefined (unset) trusts nobody's X-Forwarded-For. `true` is not offered: it would take the
+ * header from anyone who reaches the port.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .optional()
+  .refine(
+    (text) =>
+      !text ||
+      /^([1-9]|10)$/.test(text) ||
+      text
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .every(proxyEntry),
+    "must be a number of proxies from 1 to 10, or addresses and subnets of the proxies",
+  )
+  .transform((text) => (!text ? undefined : /^\d+$/.test(text) ? Number(text) : text.split(/[\s,]+/).filter(Boolean)));
+
 /** "24h", "90m", "30s", "2d", or a bare number of minutes, in milliseconds. */
 function durationMs(text: string): number {
   const [, amount, unit] = /^(\d+)\s*([smhd])?$/i.exec(text) ?? [];
@@ -69,6 +106,10 @@ export const VARIABLES = {
   SHUTDOWN_GRACE_MS: {
     schema: z.coerce.number().int().min(0).max(600_000).default(10_000),
     fix: "milliseconds from 0 to 600000 that answers under way may take to finish after SIGTERM (default 10000)",
+  },
+  TRUST_PROXY: {
+    schema: trustProxy,
+    fix: "the number of proxies in front of the bridge (e.g. 1, when it can be reached only through them), or their addresses and subnets such as loopback, 10.0.0.0/8; leave it unset when clients connect directly",
   },
   DATA_DIR: { schema: z.string().trim().min(1).default("./data"), fix: "a directory path (default ./data)" },
   LOG_LEVEL: { schema: z.enum(LOG_LEVELS).default("info"), fix: `one of ${LOG_LEVELS.join(", ")} (default info)` },

@@ -14,6 +14,11 @@ export { LOG_LEVELS, type LogLevel } from "./config-variables.js";
 export interface Config {
   /** Port of the single HTTP server. */
   port: number;
+  /**
+   * The proxies in front of the bridge, whose X-Forwarded-For names the client (express's `trust proxy`): how many,
+   * or their addresses and subnets; undefined = none, the connection's peer is the client.
+   */
+  trustProxy: number | string[] | undefined;
   /** How long answers under way may take to finish after SIGTERM before the rest is handed over. */
   shutdownGraceMs: number;
   /** Absolute path where embedded data (database, files, store) lives. */
@@ -201,6 +206,7 @@ export function loadConfig(
   const bots = v.BRIDGE_CONFIG ? loadBotsFile(v.BRIDGE_CONFIG, source, cwd, plugins) : [];
   return {
     port: v.PORT,
+    trustProxy: v.TRUST_PROXY,
     shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
     dataDir: path.resolve(cwd, v.DATA_DIR),
     logLevel: v.LOG_LEVEL,

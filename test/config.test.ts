@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_WEB_CHAT_LIMITS } from "../adapters/web/limit-settings.js";
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from "../src/config.js";
 
 const noFile = { envFile: undefined, cwd: "/srv/app" };
@@ -73,7 +74,7 @@ describe("loadConfig", () => {
   it("gives each channel plugin the bot default from its variables, in the order of the banner", () => {
     const channels = loadConfig({}, noFile).channels.map(({ plugin, bots }) => [plugin.name, bots]);
     expect(channels).toEqual([
-      ["web", [{ botId: "default", settings: {} }]],
+      ["web", [{ botId: "default", settings: { limits: DEFAULT_WEB_CHAT_LIMITS } }]],
       [
         "telegram",
         [

@@ -1,4 +1,4 @@
-import express, { type Request, type Response, Router } from "express";
+import express, { type NextFunction, type Request, type Response, Router } from "express";
 import { z } from "zod";
 import type { ChatbotView } from "../../src/bridge/chatbot-link.js";
 import type { InboundMessage, InboundSink } from "../../src/bridge/inbound.js";
@@ -14,6 +14,7 @@ import {
   visitorMedia,
 } from "./visitor-files.js";
 import { type VisitorIdentity, visitorToken } from "./visitor-identity.js";
+import type { VisitorLimits } from "./visitor-limits.js";
 import type { WidgetScript } from "./widget-bundle.js";
 import { privacyPolicy, widgetSettings } from "./widget-settings.js";
 
@@ -75,6 +76,18 @@ function visitor(id: string, contact: string | undefined): InboundMessage["user"
 }
 
 /**
+ * Refuses a request with a body on a route that reads none (413, in words), so that nobody makes this instance take
+ * in a body only to discard it.
+ */
+function noBody(req: Request, res: Response, next: NextFunction): void {
+  if (req.get("transfer-encoding") !== undefined || Number(req.get("content-length") ?? 0) > 0) {
+    res.status(413).set("connection", "close").json({ error: "this endpoint takes no request body" });
+    return;
+  }
+  next();
+}
+
+/**
  * How fresh the settings the widget gets are: the bridge reads them again after this long and browsers keep them no
  * longer, so a chatbot's `Edit` shows on the visitors' next page load within about this time, without a restart.
  */
@@ -96,6 +109,8 @@ export interface WebChatRoutesOptions {
   consents: PrivacyConsents;
   /** MEDIA_MAX_AUDIO_SECONDS: the widget stops a push-to-talk recording there (default 600). */
   maxAudioSeconds?: number | undefined;
+  /** The limits per visitor and per client address on identities, messages, uploads and event streams. */
+  limits: VisitorLimits;
 }
 
 /**
@@ -113,11 +128,14 @@ export interface WebChatRoutesOptions {
  * The three `/webchat/` endpoints answer pages of other origins (CORS), and refuse with 403 and the fix a page whose
  * origin the chatbot's `VerifyDomain`/`Domains` do not admit. A post that is not a {@link webChatMessage} is answered
  * 400 naming the field; one that is not JSON or over 16 KB is refused in JSON by the app's error handler
- * (src/json-fallbacks.ts). Anyone can post here: nothing is counted or logged as malformed.
+ * (src/json-fallbacks.ts), as is a consent over 4 KB or a file over 20 MB; the endpoints that read nothing take no
+ * body (413). Anyone can post here: nothing is counted or logged
+ * as malformed. Identities, messages, uploads and event streams are limited per visitor and per client address (429 with
+ * the wait, in words: see visitor-limits.ts); a refused request is neither processed nor recorded.
  */
 export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: WebChatRoutesOptions): Router {
   const router = Router();
-  const { chatbot, widget, identity } = options;
+  const { chatbot, widget, identity, limits } = options;
   /** The visitor id of a token this deployment issued, or a 403 said. */
   const visitorOf = (res: Response, token: string): string | undefined => {
     const id = identity.verify(token);
@@ -183,7 +201,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
     else res.send(widget.code);
   });
   router.use("/webchat", widgetCors);
-  router.get("/webchat/widget", async (req, res) => {
+  router.get("/webchat/widget", noBody, async (req, res) => {
     if (!(await admitted(req, res, named(req.query.chatbot))) || !chatbot) return;
     const settings = await chatbot.settings(WIDGET_SETTINGS_MAX_AGE_S * 1000);
     res.set("cache-control", `private, max-age=${WIDGET_SETTINGS_MAX_AGE_S}`);
@@ -195,8 +213,9 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
       }),
     );
   });
-  router.post("/webchat/visitors", async (req, res) => {
+  router.post("/webchat/visitors", noBody, async (req, res) => {
     if (!(await admitted(req, res, named(req.query.chatbot)))) return;
+    if (!(await limits.admit(req, res, "identity"))) return;
     res.status(201).set("cache-control", "no-store").json({ visitor: identity.issue() });
   });
   // Who uploads, and whether the chatbot takes that kind of file, are checked before the body is read.
@@ -210,7 +229,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
       }
       if (!(await admitted(req, res, named(req.query.chatbot))) || !chatbot) return;
       const id = visitorOf(res, parsed.data);
-      if (id === undefined || !(await consented(res, id))) return;
+      if (id === undefined || !(await limits.admit(req, res, "upload", id)) || !(await consented(res, id))) return;
       const kind = uploadKind(req.get("content-type"));
       if (!kind) {
         res.status(415).json({ error: "content-type must be an image/… (a photo) or audio/… (a recording)" });
@@ -285,7 +304,8 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
     const { visitorId: token, messageId, text, contact } = parsed.data;
     if (!(await admitted(req, res, parsed.data.chatbot))) return;
     const id = visitorOf(res, token);
-    if (id === undefined || !(await consented(res, id))) return;
+    if (id === undefined || !(await limits.admit(req, res, "message", id))) return;
+    if (!(await consented(res, id))) return;
     const files: VisitorFile[] = [];
     for (const [index, fileId] of (parsed.data.files ?? []).entries()) {
       const file = await channel.files?.find(id, fileId);
@@ -323,7 +343,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
     }
     res.status(outcome === "stopping" || outcome === "unavailable" ? 503 : 202).json({ status: outcome });
   });
-  router.get("/webchat/events", async (req, res) => {
+  router.get("/webchat/events", noBody, async (req, res) => {
     const parsed = visitorToken.safeParse(req.query.visitor);
     if (!parsed.success) {
       res.status(400).json({ error: `visitor ${parsed.error.issues[0]?.message ?? "is invalid"}` });
@@ -331,7 +351,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
     }
     if (!(await admitted(req, res, named(req.query.chatbot)))) return;
     const id = visitorOf(res, parsed.data);
-    if (id === undefined) return;
+    if (id === undefined || !limits.streams.take(req, res, id)) return;
     res.status(200).set({
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache, no-transform",

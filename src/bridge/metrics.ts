@@ -42,6 +42,11 @@ export interface BridgeMetrics {
   /** Mails in the outbox waiting for another attempt. */
   mailsPending: Gauge;
   /**
+   * Web chat requests refused with 429 by the per-visitor and per-address limits, by `kind` (message, identity,
+   * upload, stream) and the `scope` whose budget was spent (visitor, ip): see adapters/web/visitor-limits.ts.
+   */
+  webLimited: Counter<"kind" | "scope">;
+  /**
    * Where the work gauges read from at each scrape (the store's `work.stats()`); set once the store is open. Every
    * process shows the whole store's queue, whoever recorded the work.
    */
@@ -177,6 +182,12 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
     mailsPending: new Gauge({
       name: "chatbridge_mails_pending",
       help: "Mails in the outbox waiting for another attempt",
+      ...common,
+    }),
+    webLimited: new Counter({
+      name: "chatbridge_web_limited_total",
+      help: "Web chat requests refused because a visitor or a client address was over its limit, by kind (message, identity, upload, stream) and scope (visitor, ip)",
+      labelNames: ["kind", "scope"],
       ...common,
     }),
     watchWork: (stats) => {

@@ -64,6 +64,8 @@ export async function startFuzzBridge(): Promise<FuzzBridge> {
       SLACK_SIGNING_SECRET: secrets.slackSigningSecret,
       SLACK_API_URL: slack.url,
       WEB_CHAT_SECRET: FUZZ_WEB_CHAT_SECRET,
+      // Thousands of web chat posts come from this one address: the limits (web-limits.test.ts) would refuse them.
+      WEB_CHAT_LIMITS: "messages=off,off identities=off",
     },
     { envFile: undefined },
   );

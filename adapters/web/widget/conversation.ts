@@ -46,10 +46,12 @@ export class Conversation {
   }
 
   /**
-   * Posts a message (with `contact`, how the team can reach the visitor, for a request for a person); resolves false
-   * when the bridge did not take it (the visitor may send it again).
+   * Posts a message (with `contact`, how the team can reach the visitor, for a request for a person, and `files`,
+   * ids of the visitor's uploads); resolves
+   * whether the bridge took it (if not, the visitor may send it again), and when the bridge refused it as one too
+   * many, how many seconds until the visitor can write again.
    */
-  async send(text: string, contact?: string, messageId = newMessageId(), files?: string[]): Promise<boolean> {
+  async send(text: string, contact?: string, messageId = newMessageId(), files?: string[]): Promise<Sent> {
     const post = async (renew: boolean) => {
       const visitorId = await this.#identity(renew);
       const message = { visitorId, messageId, text, chatbot: this.chatbot, contact, files };
@@ -60,8 +62,12 @@ export class Conversation {
       });
     };
     let response = await post(false).catch(() => undefined);
-    if (response?.status === 403) response = await post(true).catch(() => undefined);
-    return response?.ok === true;
+    if (await identityRefused(response)) response = await post(true).catch(() => undefined);
+    if (response?.status !== 429) return { taken: response?.ok === true };
+    // From the body: a page of another origin cannot read the Retry-After header.
+    const refusal = (await response.json().catch(() => ({}))) as { retryAfterSeconds?: unknown };
+    const seconds = refusal.retryAfterSeconds;
+    return { taken: false, retryAfterSeconds: typeof seconds === "number" && seconds > 0 ? seconds : undefined };
   }
 
   /** Tells the bridge the visitor accepted the chatbot's privacy policy; resolves false when it was not recorded. */
@@ -73,7 +79,7 @@ export class Conversation {
         body: JSON.stringify({ visitorId: await this.#identity(renew), chatbot: this.chatbot }),
       });
     let response = await post(false).catch(() => undefined);
-    if (response?.status === 403) response = await post(true).catch(() => undefined);
+    if (await identityRefused(response)) response = await post(true).catch(() => undefined);
     return response?.ok === true;
   }
 
@@ -88,14 +94,7 @@ export class Conversation {
       return fetch(url, { method: "POST", headers: { "content-type": file.type }, body: file });
     };
     let response = await post(false).catch(() => undefined);
-    if (response?.status === 403) {
-      const refusal = (await response
-        .clone()
-        .json()
-        .catch(() => ({}))) as { error?: string };
-      // Only an identity the bridge no longer accepts is renewed; a chatbot that takes no photos stays a refusal.
-      if (refusal.error?.includes("visitor token")) response = await post(true).catch(() => undefined);
-    }
+    if (await identityRefused(response)) response = await post(true).catch(() => undefined);
     if (!response) return { error: "The file could not be sent. Please try again." };
     const body = (await response.json().catch(() => ({}))) as { file?: string; error?: string };
     if (response.ok && body.file) return { file: body.file };
@@ -127,6 +126,25 @@ export class Conversation {
       });
     return this.#visitor;
   }
+}
+
+/** What became of a post: taken or not, and when it was one too many, the seconds until the visitor can write again. */
+export interface Sent {
+  taken: boolean;
+  retryAfterSeconds?: number | undefined;
+}
+
+/**
+ * Whether the bridge refused the visitor's identity (a token it no longer accepts: its key changed), the one 403
+ * worth a new identity; the others (another site's page, the privacy policy not accepted, photos not taken) are not.
+ */
+async function identityRefused(response: Response | undefined): Promise<boolean> {
+  if (response?.status !== 403) return false;
+  const refusal = (await response
+    .clone()
+    .json()
+    .catch(() => ({}))) as { error?: string };
+  return refusal.error?.includes("visitor token") === true;
 }
 
 /** A message's id: the bridge takes each id once (a retried post is not asked twice), and it keys the bubble. */

@@ -380,8 +380,13 @@ export class WidgetView {
       if ("error" in uploaded) return this.#failed(uploaded.error);
       ids.push(uploaded.file);
     }
-    const taken = await this.conversation.send(text, contact, messageId, ids.length > 0 ? ids : undefined);
-    if (!taken) this.#failed("The message could not be sent. Please try again.");
+    const sent = await this.conversation.send(text, contact, messageId, ids.length > 0 ? ids : undefined);
+    if (sent.taken) return;
+    this.#failed(
+      sent.retryAfterSeconds === undefined
+        ? "The message could not be sent. Please try again."
+        : `You are sending messages too quickly. You can write again in ${sent.retryAfterSeconds} s.`,
+    );
   }
 
   #failed(text: string): void {

@@ -1,3 +1,4 @@
+import type { RedisClientType } from "@keyv/redis";
 import type Keyv from "keyv";
 import type { BudgetStore } from "../reply/budgets/budget-store.js";
 import type { Leases, MemberSets } from "./leases.js";
@@ -31,6 +32,12 @@ export interface BridgeStore {
    * background failures (a Redis reconnect, a failed SQLite sweep) are emitted as its "error" event.
    */
   readonly keyv: Keyv;
+  /**
+   * On Redis only: the store's client and the prefix of its keys (`<namespace>:`), for state that a library keeps in
+   * Redis by itself (the web chat's rate limits) and that must be shared like the rest. Such keys start with the
+   * prefix and one of key-prefixes.ts. Undefined on SQLite and memory, whose state one process owns.
+   */
+  readonly redis?: { readonly client: RedisClientType; readonly keyPrefix: string } | undefined;
   /** Atomically records `key` unless present; true when this call recorded it (first time). */
   claimOnce(key: string, ttlMs: number): Promise<boolean>;
   /** Releases a claim (e.g. when processing failed before anything was sent and a retry should be allowed). */

@@ -91,6 +91,12 @@ export const REDIS_BUDGET_PREFIX = "budget:";
  */
 export const REDIS_VISITOR_PREFIX = "visitor:";
 /**
+ * `webchat-limit:<kind>-<scope>:<visitor or address>`: the web chat's request counts per visitor and per client
+ * address (adapters/web/visitor-limits.ts, written by rate-limiter-flexible), each expiring with its window. SQLite
+ * and memory stores count in their process.
+ */
+export const REDIS_WEB_LIMIT_PREFIX = "webchat-limit:";
+/**
  * `signals`: the pub/sub channel of the store's signals, every topic on it (redis-signals.ts); nothing is stored. In
  * SQLite they are the rows of `bridge_signals`, kept a minute.
  */

@@ -86,6 +86,7 @@ class RedisBridgeStore implements BridgeStore {
   readonly sets: RedisSets;
   readonly budgets: RedisBudgets;
   readonly signals: RedisSignals;
+  readonly redis: { readonly client: RedisClientType; readonly keyPrefix: string };
 
   constructor(
     client: RedisClientType,
@@ -97,6 +98,7 @@ class RedisBridgeStore implements BridgeStore {
     this.#client = client;
     this.#adapter = adapter;
     this.#namespace = namespace;
+    this.redis = { client, keyPrefix: `${namespace}:` };
     this.visitorEvents = new RedisVisitorEvents(client, namespace);
     const holder = newHolderId();
     const reportError = (error: unknown) => keyv.emit("error", error);

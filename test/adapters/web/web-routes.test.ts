@@ -2,13 +2,16 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
+import { parseWebChatLimits } from "../../../adapters/web/limit-settings.js";
 import { WebChannel } from "../../../adapters/web/outbound.js";
 import { PrivacyConsents } from "../../../adapters/web/privacy-consents.js";
 import { type WebChatRoutesOptions, webChatRoutes } from "../../../adapters/web/routes.js";
 import { VisitorFiles } from "../../../adapters/web/visitor-files.js";
 import { VisitorIdentity } from "../../../adapters/web/visitor-identity.js";
+import { VisitorLimits } from "../../../adapters/web/visitor-limits.js";
 import { readWidgetScript } from "../../../adapters/web/widget-bundle.js";
 import type { InboundMessage, InboundSink } from "../../../src/bridge/inbound.js";
+import { createBridgeMetrics } from "../../../src/bridge/metrics.js";
 import { openMemoryStore } from "../../../src/bridge/store/memory-store.js";
 import type { ChatbotSettings } from "../../../src/client/index.js";
 import { until } from "../../support/waiting.js";
@@ -55,16 +58,12 @@ async function serve(
   options: Partial<WebChatRoutesOptions> = {},
 ): Promise<string> {
   const app = express();
-  app.use(
-    webChatRoutes(channel, sink, {
-      title: "Test",
-      chatbot: chatbotWith(),
-      widget: undefined,
-      identity,
-      consents: new PrivacyConsents(openMemoryStore("consents").keyv),
-      ...options,
-    }),
-  );
+  // The default limits, but room for streams: a test opens the next before the server has seen the last one close.
+  const settings = parseWebChatLimits("streams=20,20");
+  const limits = new VisitorLimits(openMemoryStore("test"), settings, createBridgeMetrics().webLimited);
+  const consents = new PrivacyConsents(openMemoryStore("consents").keyv);
+  const defaults = { title: "Test", chatbot: chatbotWith(), widget: undefined, identity, limits, consents };
+  app.use(webChatRoutes(channel, sink, { ...defaults, ...options }));
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server?.once("listening", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

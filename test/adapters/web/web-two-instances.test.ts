@@ -28,8 +28,11 @@ describe.skipIf(!redis.available)("the web chat on two instances sharing one Red
     chatbot = await ScriptedChatbot.start();
     // Streamed slowly enough that the answer is shown, then edited, several times.
     chatbot.answer = (question) => ({ fragments: ["Answer ", "to ", question], pauseMs: 150 });
-    a = await startBridgeUnderTest(chatbot, { STORE_URL });
-    b = await startBridgeUnderTest(chatbot, { STORE_URL });
+    // The per-address budgets live in this Redis database across runs (every run is 127.0.0.1 in the default
+    // namespace): room for many runs within the hour.
+    const WEB_CHAT_LIMITS = "identities=10000/1h messages=20/1m,10000/1m";
+    a = await startBridgeUnderTest(chatbot, { STORE_URL, WEB_CHAT_LIMITS });
+    b = await startBridgeUnderTest(chatbot, { STORE_URL, WEB_CHAT_LIMITS });
   });
   afterAll(async () => {
     await a?.close(1000);
