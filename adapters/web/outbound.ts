@@ -16,6 +16,7 @@ import type {
   VisitorSubscription,
 } from "../../src/bridge/store/visitor-events.js";
 import { markdownToWebHtml, measureWebHtml, plainToWebHtml } from "./format.js";
+import { MessageCards, type WebChatCards } from "./message-cards.js";
 import type { WebChatEvent } from "./widget/protocol.js";
 
 export type { WebChatEvent } from "./widget/protocol.js";
@@ -34,6 +35,9 @@ const RETENTION: VisitorEventRetention = { messages: 200, idleMs: 60 * 60 * 1000
  * page gets the events on the stream it holds with any instance, and catches up after a reconnect (to any instance)
  * from its Last-Event-ID. Message ids are random, so an edit by any instance — also one resuming an answer after a
  * crash — replaces the message the page shows, and never another one.
+ *
+ * With `cards`, the listings a message names follow it as a `cards` event, in the background (see
+ * {@link MessageCards}): a send or an edit never waits for them.
  */
 export class WebChannel implements Channel {
   readonly name = "web";
@@ -44,10 +48,15 @@ export class WebChannel implements Channel {
     minUpdateIntervalMs: { private: 50, group: 50 },
   };
 
+  readonly #cards: MessageCards | undefined;
+
   constructor(
     readonly events: VisitorEvents,
     readonly botId = "default",
-  ) {}
+    cards?: WebChatCards,
+  ) {
+    this.#cards = cards && new MessageCards(cards, (visitorId, key, event) => this.#append(visitorId, key, event));
+  }
 
   capabilities(): ChannelCapabilities {
     return { canEdit: true, nativeDraft: false, maxTextLength: 50_000, quickReplies: true };
@@ -138,7 +147,7 @@ export class WebChannel implements Channel {
     }
   }
 
-  #show(visitorId: string, id: string, text: OutgoingText): Promise<void> {
+  async #show(visitorId: string, id: string, text: OutgoingText): Promise<void> {
     const event: WebChatEvent = {
       type: "message",
       id,
@@ -148,7 +157,8 @@ export class WebChannel implements Channel {
       quickReplies: text.quickReplies,
       at: new Date().toISOString(),
     };
-    return this.#append(visitorId, id, event);
+    await this.#append(visitorId, id, event);
+    this.#cards?.follow(visitorId, id, text.text);
   }
 
   async #append(visitorId: string, message: string | undefined, event: WebChatEvent): Promise<void> {
