@@ -1,3 +1,4 @@
+import { showCards } from "./cards.js";
 import { type Conversation, newMessageId } from "./conversation.js";
 import { CHAT_ICON, CLOSE_ICON, NEW_ICON, PERSON_ICON, SOCIAL_ICONS } from "./icons.js";
 import type { WebChatEvent, WidgetSettings } from "./protocol.js";
@@ -97,6 +98,14 @@ export class WidgetView {
       this.#typingTimer = setTimeout(() => {
         this.#typing.textContent = "";
       }, 6000);
+      return;
+    }
+    if (event.type === "cards") {
+      // A replay may bring a message's cards before its latest text: its bubble is drawn now, and filled then.
+      const bubble = this.#bubbles.get(event.id) ?? this.#bubble("bot", event.at ? new Date(event.at) : undefined);
+      this.#bubbles.set(event.id, bubble);
+      showCards(bubble, event.cards);
+      this.#log.scrollTop = this.#log.scrollHeight;
       return;
     }
     const at = event.at ? new Date(event.at) : new Date();
