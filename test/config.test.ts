@@ -73,7 +73,7 @@ describe("loadConfig", () => {
   it("gives each channel plugin the bot default from its variables, in the order of the banner", () => {
     const channels = loadConfig({}, noFile).channels.map(({ plugin, bots }) => [plugin.name, bots]);
     expect(channels).toEqual([
-      ["web", [{ botId: "default", settings: {} }]],
+      ["web", [{ botId: "default", settings: { cardsMax: 3 } }]],
       [
         "telegram",
         [
