@@ -29,6 +29,8 @@ export interface ListingCardsOptions {
 
 /** References of one answer looked up at most: a text full of links is not a reason for a hundred requests. */
 const MAX_REFERENCES = 20;
+/** How often a failing RealEstateList is logged as a warning. */
+const WARN_EVERY_MS = 60_000;
 /** Lookups remembered at most, the oldest forgotten first. */
 const MAX_REMEMBERED = 1_000;
 
@@ -64,6 +66,7 @@ export class ListingCards implements ListingCardLookup {
   readonly #index: ListingUrlIndex;
   readonly #cacheMs: number;
   readonly #now: () => number;
+  #warnedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly client: Pick<ChatbotClient, "listListings">,
@@ -90,10 +93,7 @@ export class ListingCards implements ListingCardLookup {
         }),
       ),
     );
-    if (failure !== undefined) {
-      const reason = failure instanceof Error ? failure.message : String(failure);
-      this.log.warn({ reason }, "listing cards: RealEstateList failed; the answer goes without some cards");
-    }
+    if (failure !== undefined) this.#report(failure);
     const seen = new Set<string>();
     const cards: ListingCard[] = [];
     for (const item of items) {
@@ -103,6 +103,15 @@ export class ListingCards implements ListingCardLookup {
       cards.push(cardFromListing(item));
     }
     return cards;
+  }
+
+  /** A warning a minute at most (an API that is down fails every answer's lookup), the others at debug level. */
+  #report(failure: unknown): void {
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    const now = this.#now();
+    const level = now - this.#warnedAt >= WARN_EVERY_MS ? "warn" : "debug";
+    if (level === "warn") this.#warnedAt = now;
+    this.log[level]({ reason }, "listing cards: RealEstateList failed; the answer goes without some cards");
   }
 
   #find(reference: ListingReference): Promise<ListingListItem | undefined> {
