@@ -26,15 +26,20 @@ const CLOSERS: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
 
 /** The address without what only surrounds it in prose or markdown: "(see https://x/a)." → "https://x/a". */
 function trimUrl(candidate: string): string {
-  let url = candidate;
-  for (;;) {
-    const last = url.at(-1) ?? "";
+  const counts = new Map<string, number>();
+  for (const char of candidate) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let end = candidate.length;
+  for (; end > 0; end--) {
+    const last = candidate[end - 1] ?? "";
     const opener = CLOSERS[last];
-    // A closing bracket is the address's own only when the address opened it, as in Wikipedia's "Foo_(bar)".
-    const unbalanced = opener !== undefined && url.split(opener).length <= url.split(last).length - 1;
-    if (!TRAILING.has(last) && !unbalanced) return url;
-    url = url.slice(0, -1);
+    if (opener !== undefined) {
+      // A closing bracket is the address's own only when the address opened it, as in Wikipedia's "Foo_(bar)".
+      const closers = counts.get(last) ?? 0;
+      if (closers <= (counts.get(opener) ?? 0)) break;
+      counts.set(last, closers - 1);
+    } else if (!TRAILING.has(last)) break;
   }
+  return candidate.slice(0, end);
 }
 
 /** The form two references to one listing share: the URL without its fragment or trailing slash, the host lower-case. */

@@ -51,6 +51,14 @@ describe("listingReferences", () => {
     ]);
   });
 
+  it("reads a long text in linear time, however many brackets close it", () => {
+    const started = performance.now();
+    expect(listingReferences(`https://a.example/x${")".repeat(50_000)} ${"MLS ".repeat(10_000)}`)).toEqual([
+      url("https://a.example/x"),
+    ]);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it("finds nothing where an MLS mention holds no number, or in words and addresses of other schemes", () => {
     expect(listingReferences("Ask me about an MLS number! MLS numbers are unique. HTMLS5 ftp://x.example/1")).toEqual(
       [],
