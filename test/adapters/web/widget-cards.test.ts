@@ -8,6 +8,7 @@
 
 import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -21,6 +22,7 @@ import { chromiumForTests, launchChromium } from "../../support/chromium.js";
 import { freePort } from "../../support/waiting.js";
 
 const SCREENSHOTS = path.resolve("reports", "screenshots");
+const require = createRequire(import.meta.url);
 const browserSupport = chromiumForTests();
 /** A photo of a house, as an image server would send one. */
 const PHOTO = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#7dd3fc"/><rect y="200" width="400" height="100" fill="#4ade80"/><path d="M120 200V130l80-60 80 60v70z" fill="#f8fafc"/><path d="M105 140l95-75 95 75" stroke="#b91c1c" stroke-width="14" fill="none"/><rect x="185" y="150" width="30" height="50" fill="#92400e"/></svg>`;
@@ -118,6 +120,19 @@ async function ask(page: Page, question: string) {
   return bot.nth(before);
 }
 
+/** What axe-core finds wrong with the cards (contrast, names, roles…), as "rule: element" lines. */
+async function cardViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
+  return page.evaluate(async () => {
+    type Axe = { run(context: unknown): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> };
+    const { axe } = globalThis as unknown as { axe: Axe };
+    const { violations } = await axe.run({ include: [{ fromShadowDom: ["#chatbridge-widget", "ul.cards"] }] });
+    return violations.flatMap((violation) =>
+      violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`),
+    );
+  });
+}
+
 describe.skipIf(!browserSupport.available)("listing cards in the widget, in Chromium", () => {
   it("shows cards under an answer naming listings: photo or its fallback, price, beds and baths, a Details link", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -174,10 +189,13 @@ describe.skipIf(!browserSupport.available)("listing cards in the widget, in Chro
       .toBe(400);
     expect(await photo.isVisible()).toBe(true);
     await page.locator("#chatbridge-widget .panel").screenshot({ path: path.join(SCREENSHOTS, "widget-cards.png") });
+    // Contrast, names and roles of the cards, in light and dark mode, as axe-core checks them.
+    expect(await cardViolations(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: "dark" });
     await page
       .locator("#chatbridge-widget .panel")
       .screenshot({ path: path.join(SCREENSHOTS, "widget-cards-dark.png") });
+    expect(await cardViolations(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: "light" });
 
     // A reload replays the cards with the conversation.
