@@ -35,14 +35,14 @@ const WARN_EVERY_MS = 60_000;
 const MAX_REMEMBERED = 1_000;
 
 /**
- * The MLS numbers a written one may be stored as: as written, upper-case (RealEstateList's filter is exact, and
- * addresses are often lower-case), and with or without an "MLS" prefix ("MLS #100006" may be listing "100006" or
- * "MLS100006").
+ * The MLS numbers a written one may be stored as, most likely first: upper-case (RealEstateList's filter is exact,
+ * MLS numbers are mostly upper-case and addresses mostly lower-case), as written, and with or without an "MLS"
+ * prefix ("MLS #100006" may be listing "100006" or "MLS100006").
  */
 function mlsCandidates(written: string): string[] {
   const upper = written.toUpperCase();
   const bare = upper.replace(/^MLS[\s#-]*/, "");
-  return [...new Set([written, upper, bare === upper ? `MLS${bare}` : bare])].filter((candidate) => candidate !== "");
+  return [...new Set([upper, written, bare === upper ? `MLS${bare}` : bare])].filter((candidate) => candidate !== "");
 }
 
 /** The last segment of an address's path, decoded ("" when there is none or it does not decode). */

@@ -14,8 +14,8 @@ const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'`“”‘’«»]+/gi;
 
 /**
  * "MLS# 12345", "MLS #: 12345", "MLS no. 42A", "MLS number TX-1234" (the number after a marker), "MLS 12345" (after
- * a space, then it must hold a digit) and "MLS240137" (the prefix part of the number, as the embedded engine writes
- * it). Whatever the form, the number must hold a digit, so "MLS number is" names nothing.
+ * a space, then it must hold a digit) and "MLS240137" (the prefix is part of the number, as the embedded engine
+ * writes it). Whatever the form, the number must hold a digit, so "MLS number is" names nothing.
  */
 const MLS_PATTERN =
   /\bMLS(?:\s*(?:#|no\.|num(?:ber)?\.?|:)\s*[#:]?\s*([A-Z0-9][A-Z0-9-]*)|\s+([A-Z0-9-]*\d[A-Z0-9-]*)|-?\d[A-Z0-9-]*)/gi;

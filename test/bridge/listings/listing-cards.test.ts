@@ -114,8 +114,10 @@ describe("ListingCards", () => {
     const serial = await chatbotWithListings();
     const client = countingClient(api.a);
     const cards = new ListingCards(client, serial, silent);
-    await cards.cardsFor(listingReferences("https://homes.test/listing/tx-1001"), 3);
-    expect(client.calls.every((call) => call.MLSNumber !== undefined)).toBe(true);
+    const found = await cards.cardsFor(listingReferences("https://homes.test/listing/tx-1001"), 3);
+    expect(found.map((card) => card.mlsNumber)).toEqual(["TX-1001"]);
+    // One query, by the number upper-cased: MLS numbers mostly are, addresses mostly are not.
+    expect(client.calls).toEqual([{ SerialNumber: serial, MLSNumber: "TX-1001" }]);
     const [one, two] = await Promise.all([
       cards.cardsFor(listingReferences("https://homes.test/rentals/sunny-loft"), 3),
       cards.cardsFor(listingReferences("https://homes.test/sd"), 3),
