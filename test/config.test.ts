@@ -74,7 +74,7 @@ describe("loadConfig", () => {
   it("gives each channel plugin the bot default from its variables, in the order of the banner", () => {
     const channels = loadConfig({}, noFile).channels.map(({ plugin, bots }) => [plugin.name, bots]);
     expect(channels).toEqual([
-      ["web", [{ botId: "default", settings: { limits: DEFAULT_WEB_CHAT_LIMITS } }]],
+      ["web", [{ botId: "default", settings: { limits: DEFAULT_WEB_CHAT_LIMITS, cardsMax: 3 } }]],
       [
         "telegram",
         [

@@ -18,6 +18,7 @@ import type {
   VisitorSubscription,
 } from "../../src/bridge/store/visitor-events.js";
 import { markdownToWebHtml, measureWebHtml, plainToWebHtml } from "./format.js";
+import { MessageCards, type WebChatCards } from "./message-cards.js";
 import { type VisitorFileKind, type VisitorFiles, visitorFileOf } from "./visitor-files.js";
 import type { WebChatEvent } from "./widget/protocol.js";
 
@@ -37,6 +38,9 @@ const RETENTION: VisitorEventRetention = { messages: 200, idleMs: 60 * 60 * 1000
  * page gets the events on the stream it holds with any instance, and catches up after a reconnect (to any instance)
  * from its Last-Event-ID. Message ids are random, so an edit by any instance — also one resuming an answer after a
  * crash — replaces the message the page shows, and never another one.
+ *
+ * With `cards`, the listings a message names follow it as a `cards` event, in the background (see
+ * {@link MessageCards}): a send or an edit never waits for them.
  */
 export class WebChannel implements Channel {
   readonly name = "web";
@@ -47,12 +51,20 @@ export class WebChannel implements Channel {
     minUpdateIntervalMs: { private: 50, group: 50 },
   };
 
-  /** `files`: where the upload route keeps visitors' photos and recordings (none: the channel takes text only). */
+  readonly #cards: MessageCards | undefined;
+  /** Where the upload route keeps visitors' photos and recordings (none: the channel takes text only). */
+  readonly files: VisitorFiles | undefined;
+
+  /** `parts`: visitors' uploads, and the listing cards looked up for the listings an answer names (none: no cards). */
   constructor(
     readonly events: VisitorEvents,
     readonly botId = "default",
-    readonly files?: VisitorFiles,
-  ) {}
+    parts: { files?: VisitorFiles | undefined; cards?: WebChatCards | undefined } = {},
+  ) {
+    this.files = parts.files;
+    const { cards } = parts;
+    this.#cards = cards && new MessageCards(cards, (visitorId, key, event) => this.#append(visitorId, key, event));
+  }
 
   capabilities(): ChannelCapabilities {
     return { canEdit: true, nativeDraft: false, maxTextLength: 50_000, quickReplies: true };
@@ -159,7 +171,7 @@ export class WebChannel implements Channel {
     }
   }
 
-  #show(visitorId: string, id: string, text: OutgoingText): Promise<void> {
+  async #show(visitorId: string, id: string, text: OutgoingText): Promise<void> {
     const event: WebChatEvent = {
       type: "message",
       id,
@@ -171,7 +183,8 @@ export class WebChannel implements Channel {
       streaming: text.partial === true ? true : undefined,
       retryAt: text.retryAt?.toISOString(),
     };
-    return this.#append(visitorId, id, event);
+    await this.#append(visitorId, id, event);
+    this.#cards?.follow(visitorId, id, text.text);
   }
 
   async #append(visitorId: string, message: string | undefined, event: WebChatEvent): Promise<void> {

@@ -7,6 +7,7 @@ import type { ChatbotSettingsReader } from "./chatbot-settings.js";
 import type { Greeter } from "./greeter.js";
 import type { HandoffRouting } from "./handoff/handoff-routing.js";
 import type { ReplyTarget } from "./inbound.js";
+import type { ListingCards } from "./listings/listing-cards.js";
 import type { MediaPipeline } from "./media/media-pipeline.js";
 import type { BridgeMetrics } from "./metrics.js";
 import type { Pacer } from "./reply/pacer.js";
@@ -24,6 +25,8 @@ export interface BotState {
   settings: ChatbotSettingsReader;
   sessions: SessionDirectory;
   greeter: Greeter;
+  /** The cards of the listings its chatbot's answers name. */
+  listings: ListingCards;
 }
 
 /** What every job of a process shares (the bridge holds them). */

@@ -16,6 +16,7 @@ import { HandoffDesk } from "./handoff/handoff-desk.js";
 import { HandoffRouting } from "./handoff/handoff-routing.js";
 import type { InboundMessage } from "./inbound.js";
 import { JobLedger } from "./job-ledger.js";
+import { ListingCards } from "./listings/listing-cards.js";
 import { MediaPipeline } from "./media/media-pipeline.js";
 import type { BridgeMetrics } from "./metrics.js";
 import { nextBatch } from "./next-batch.js";
@@ -77,6 +78,7 @@ export class Bridge {
         settings,
         sessions: new SessionDirectory(keyv, link.client, link.serialNumber, deps.config.sessionIdleMs),
         greeter: new Greeter(keyv, settings, link.welcomeText ?? deps.config.welcomeText),
+        listings: new ListingCards(link.client, link.serialNumber, deps.log),
       });
     }
     const desk = new HandoffDesk({
@@ -125,12 +127,17 @@ export class Bridge {
 
   /**
    * The chatbot a bot of this deployment talks to: its serial number, and its settings as `Get` reads them (kept
-   * `maxAgeMs`, a minute by default; undefined where the API has no such operation). Undefined for an unknown bot.
+   * `maxAgeMs`, a minute by default; undefined where the API has no such operation), and the cards of the listings
+   * its answers name. Undefined for an unknown bot.
    */
   chatbotOf(botId: string): ChatbotView | undefined {
     const bot = this.#bots.get(botId);
     if (!bot) return undefined;
-    return { serialNumber: bot.link.serialNumber, settings: (maxAgeMs) => bot.settings.read(maxAgeMs) };
+    return {
+      serialNumber: bot.link.serialNumber,
+      settings: (maxAgeMs) => bot.settings.read(maxAgeMs),
+      listingCards: bot.listings,
+    };
   }
 
   /** Conversations this process is answering now. */

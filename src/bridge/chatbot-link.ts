@@ -1,4 +1,5 @@
 import type { ChatbotClient, ChatbotSettings } from "../client/index.js";
+import type { ListingCardLookup } from "./listings/listing-cards.js";
 
 /** The chatbot one bot of this deployment talks to. */
 export interface ChatbotLink {
@@ -14,4 +15,6 @@ export interface ChatbotView {
   serialNumber: string;
   /** Its settings as `Get` reads them, no older than `maxAgeMs`; undefined where the API has no such operation. */
   settings(maxAgeMs?: number): Promise<ChatbotSettings | undefined>;
+  /** The cards of the listings its answers name (looked up over its RealEstateList); none without it. */
+  listingCards?: ListingCardLookup | undefined;
 }

@@ -3,6 +3,10 @@
  * widget's source (bundled for the browser), types only.
  */
 
+import type { ListingCard } from "../../../src/bridge/listings/listing-card.js";
+
+export type { ListingCard } from "../../../src/bridge/listings/listing-card.js";
+
 /** A colour and the text colour chosen to read on it (contrast ≥ 4.5:1). */
 export interface Swatch {
   background: string;
@@ -66,4 +70,9 @@ export type WebChatEvent =
     }
   | { type: "typing" }
   /** The visitor started a new conversation: what came before is not shown again. */
-  | { type: "reset"; id: string };
+  | { type: "reset"; id: string }
+  /**
+   * The listings the message `id` names, as cards under it (an empty list takes them away). Written after the
+   * message's text, when its list changed; a replay may deliver it before the text's latest state.
+   */
+  | { type: "cards"; id: string; cards: ListingCard[]; at?: string | undefined };

@@ -48,6 +48,22 @@ header svg { width: 18px; height: 18px; fill: currentColor; }
 .bot blockquote { margin: 0; padding-left: 10px; border-left: 3px solid currentColor; }
 .bot hr { border: 0; border-top: 1px solid currentColor; margin: 4px 0; }
 time { display: block; font-size: 11px; opacity: .75; margin-top: 2px; }
+.cards { list-style: none; margin: -4px 0 0; padding: 2px 2px 8px; display: flex; gap: 10px; overflow-x: auto;
+  scroll-snap-type: x mandatory; flex: none; }
+.card { flex: none; width: 220px; scroll-snap-align: start; display: flex; flex-direction: column; gap: 2px;
+  border: 1px solid var(--line); border-radius: 12px; overflow: hidden; background: var(--surface); color: var(--ink); padding-bottom: 10px; }
+.card .photo { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; display: block; background: var(--line); margin-bottom: 6px; }
+.card .photo[hidden] { display: none; }
+.card p { margin: 0 10px; font-size: 13px; }
+.card .price { font-size: 16px; font-weight: 700; margin-top: 8px; }
+.card .photo + .price { margin-top: 0; }
+.card .facts, .card .address { color: var(--muted); }
+.card .badge { font-size: 11px; font-weight: 600; padding: 1px 6px; border-radius: 999px; vertical-align: 2px; }
+.card .soon { background: rgb(254,243,199); color: rgb(120,53,15); }
+.card .sold { background: rgb(185,28,28); color: #fff; }
+.card .details { margin: 6px 10px 0; align-self: flex-start; background: var(--bot-bg); color: var(--bot-fg);
+  border-radius: 8px; padding: 5px 12px; font-size: 13px; font-weight: 600; text-decoration: none; }
+.card .details:hover { text-decoration: underline; }
 .chips { display: flex; flex-wrap: wrap; gap: 6px; padding: 0 14px 8px; }
 .chips button { border: 1px solid var(--bot-bg); color: var(--ink); background: transparent; border-radius: 999px;
   padding: 6px 12px; cursor: pointer; font: inherit; }

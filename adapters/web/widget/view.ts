@@ -1,3 +1,4 @@
+import { showCards } from "./cards.js";
 import { type Composed, Composer, composerMarkup } from "./composer.js";
 import { type Conversation, newMessageId } from "./conversation.js";
 import { CHAT_ICON, CLOSE_ICON, NEW_ICON, PERSON_ICON, SOCIAL_ICONS } from "./icons.js";
@@ -33,6 +34,8 @@ export class WidgetView {
   readonly #announcer: HTMLElement;
   /** Answers read out once each, when they stopped growing; the history replayed at load is not read out. */
   readonly #announced = new Set<string>();
+  /** Messages a new conversation took off the page. */
+  readonly #cleared = new Set<string>();
   /** Answers still growing (their last event said `streaming`). */
   readonly #growing = new Set<string>();
   #holdTimer: ReturnType<typeof setTimeout> | undefined;
@@ -102,6 +105,16 @@ export class WidgetView {
       this.#typingTimer = setTimeout(() => {
         this.#typing.textContent = "";
       }, 6000);
+      return;
+    }
+    if (event.type === "cards") {
+      // A replay may bring a message's cards before its latest text: its bubble is drawn now, and filled then.
+      // Cards of an answer from before "New conversation" (they can come a moment after its text) stay away.
+      if (this.#cleared.has(event.id)) return;
+      const bubble = this.#bubbles.get(event.id) ?? this.#bubble("bot", event.at ? new Date(event.at) : undefined);
+      this.#bubbles.set(event.id, bubble);
+      showCards(bubble, event.cards);
+      this.#log.scrollTop = this.#log.scrollHeight;
       return;
     }
     const at = event.at ? new Date(event.at) : new Date();
@@ -174,6 +187,7 @@ export class WidgetView {
   }
 
   #clear(): void {
+    for (const id of this.#bubbles.keys()) this.#cleared.add(id);
     this.#log.replaceChildren();
     this.#bubbles.clear();
     this.#chips.replaceChildren();

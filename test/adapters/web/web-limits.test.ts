@@ -82,7 +82,7 @@ async function serve(
   const app = express();
   configure(app);
   app.use(
-    webChatRoutes(new WebChannel(store.visitorEvents, "default", new VisitorFiles(store.keyv)), sink, {
+    webChatRoutes(new WebChannel(store.visitorEvents, "default", { files: new VisitorFiles(store.keyv) }), sink, {
       title: "Test",
       chatbot,
       widget: undefined,

@@ -304,7 +304,7 @@ describe("web chat uploads", () => {
   /** A web channel that keeps uploads, its store, and routes for a chatbot with the given switches. */
   async function serveUploads(settings: ChatbotSettings, sink: InboundSink = nobody) {
     const store = openMemoryStore("uploads");
-    const channel = new WebChannel(store.visitorEvents, "default", new VisitorFiles(store.keyv));
+    const channel = new WebChannel(store.visitorEvents, "default", { files: new VisitorFiles(store.keyv) });
     const base = await serve(sink, channel, { chatbot: chatbotWith(settings) });
     return { base, channel };
   }

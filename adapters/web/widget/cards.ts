@@ -1,0 +1,66 @@
+import type { ListingCard } from "./protocol.js";
+
+/** Each bubble's carousel, so that a newer list replaces the one shown. */
+const shown = new WeakMap<HTMLElement, HTMLElement>();
+
+const httpUrl = (url: string | undefined): url is string => url !== undefined && /^https?:\/\//i.test(url);
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string) {
+  const made = document.createElement(tag);
+  made.className = className;
+  if (text !== undefined) made.textContent = text;
+  return made;
+}
+
+/** "3 bd · 2.5 ba · 1,850 sq ft", leaving out what the listing does not say; a home of 0 bedrooms is a studio. */
+function facts(card: ListingCard): string {
+  const beds = card.beds === undefined ? undefined : card.beds === 0 ? "Studio" : `${card.beds} bd`;
+  const baths = card.baths === undefined ? undefined : `${card.baths} ba`;
+  return [beds, baths, card.area].filter(Boolean).join(" · ");
+}
+
+function cardItem(card: ListingCard): HTMLElement {
+  const item = element("li", "card");
+  const name = card.address || `${card.propertyType} ${card.mlsNumber}`.trim();
+  if (httpUrl(card.image)) {
+    const photo = element("img", "photo");
+    photo.alt = `${card.propertyType || "Listing"} at ${name}`;
+    photo.loading = "lazy";
+    photo.decoding = "async";
+    photo.referrerPolicy = "no-referrer";
+    // A photo that cannot be loaded leaves the card without it rather than with a broken image.
+    photo.addEventListener("error", () => {
+      photo.hidden = true;
+    });
+    photo.src = card.image;
+    item.append(photo);
+  }
+  const price = element("p", "price", card.price);
+  if (card.status) price.append(" ", element("span", `badge ${card.status === "Sold" ? "sold" : "soon"}`, card.status));
+  item.append(price, element("p", "facts", facts(card)), element("p", "address", name));
+  if (httpUrl(card.url)) {
+    const details = element("a", "details", "Details");
+    details.href = card.url;
+    details.target = "_blank";
+    details.rel = "noopener noreferrer";
+    details.setAttribute("aria-label", `Details of ${name} (opens in a new tab)`);
+    item.append(details);
+  }
+  return item;
+}
+
+/**
+ * Shows listing cards under a bubble of the chatbot, as a row that scrolls sideways when there are several
+ * (replacing the ones shown there; an empty list removes them). Every value of a listing is set as text or as an
+ * attribute, never as markup; photos and links are used only when they are http(s) addresses.
+ */
+export function showCards(bubble: HTMLElement, cards: ListingCard[]): void {
+  shown.get(bubble)?.remove();
+  shown.delete(bubble);
+  if (cards.length === 0) return;
+  const list = element("ul", "cards");
+  list.setAttribute("aria-label", cards.length === 1 ? "Listing" : `${cards.length} listings`);
+  list.append(...cards.map(cardItem));
+  bubble.after(list);
+  shown.set(bubble, list);
+}
