@@ -34,7 +34,7 @@ import { openVisitorStream, type VisitorStream } from "./support/visitor-stream.
 const USAGE = "usage: npx tsx bench/web-visitors.ts [--over SECONDS] [N]   (N visitors, default 1000)";
 const WARM_UP = 10;
 const FRAGMENT_PAUSE_MS = 10;
-/** Visitors arriving at once: a site's visitors come and go, and the bench measures the bridge holding them. */
+/** Visitors arriving at a time: what is measured is the bridge holding the streams, not a thousand connects at once. */
 const ARRIVING_AT_ONCE = 50;
 /** The whole run's bound: a bridge that stops answering ends the benchmark with what it measured so far. */
 const RUN_MS = 120_000;
@@ -73,6 +73,7 @@ function extraEnv(): Record<string, string> {
   );
 }
 
+const bridgeEnv = extraEnv();
 const runEnds = performance.now() + RUN_MS;
 const remaining = () => Math.max(0, runEnds - performance.now());
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -95,7 +96,7 @@ const bridge = spawnCli(
     CHATBOT_API_URL: chatbot.url,
     CHATBOT_API_KEY: "sk-bench",
     CHATBOT_SERIAL_NUMBER: "bench",
-    ...extraEnv(),
+    ...bridgeEnv,
   },
   {},
   // e.g. BRIDGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles chatbridge under this load.
@@ -106,7 +107,10 @@ const pid = bridge.child.pid as number;
 const agent = new Agent({ connections: 2 * n + 2 * WARM_UP + 16, bodyTimeout: 0 });
 const streams: VisitorStream[] = [];
 
-/** One visitor's identity and the times of its post and, on its stream, of the welcome, the answer's first text and the whole answer. */
+/**
+ * One visitor's identity, and the times of its post and, on its stream, of the welcome, the answer's first text and
+ * the whole answer.
+ */
 interface Visitor {
   token: string;
   question: string;
@@ -222,7 +226,7 @@ async function measure(): Promise<void> {
 
   let peakRss = held.rss;
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, residentBytes(pid));
+    if (bridge.child.exitCode === null) peakRss = Math.max(peakRss, residentBytes(pid));
   }, 100);
   const cpuBefore = cpuMs(pid);
   const asking = performance.now();
