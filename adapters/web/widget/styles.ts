@@ -28,7 +28,9 @@ export function styles(settings: WidgetSettings): string {
   flex-direction: column; overflow: hidden; z-index: 2147483000; }
 .panel[hidden] { display: none; }
 .page .panel { position: static; width: 100%; height: 100dvh; border-radius: 0; box-shadow: none; }
-@media (max-width: 600px) { .panel { inset: 0; width: 100%; height: 100dvh; border-radius: 0; } }
+@media (max-width: 600px) { .panel { inset: 0; width: 100%; height: 100dvh; border-radius: 0; }
+  /* Under the full-screen panel the launcher would take the focus unseen; Escape and Close bring it back. */
+  .launcher[aria-expanded="true"] { display: none; } }
 header { display: flex; align-items: center; gap: 10px; padding: 12px 14px; background: var(--bot-bg); color: var(--bot-fg); }
 header h2 { font-size: 16px; margin: 0; flex: 1; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .avatar { width: 34px; height: 34px; border-radius: 50%; object-fit: cover; background: rgba(255,255,255,.25);
@@ -47,7 +49,8 @@ header svg { width: 18px; height: 18px; fill: currentColor; }
 .bot .right { text-align: right; } .bot .center { text-align: center; }
 .bot blockquote { margin: 0; padding-left: 10px; border-left: 3px solid currentColor; }
 .bot hr { border: 0; border-top: 1px solid currentColor; margin: 4px 0; }
-time { display: block; font-size: 11px; opacity: .75; margin-top: 2px; }
+/* No opacity: the bubble's colours are chosen to contrast 4.5:1 at full strength only. */
+time { display: block; font-size: 11px; margin-top: 2px; }
 .cards { list-style: none; margin: -4px 0 0; padding: 2px 2px 8px; display: flex; gap: 10px; overflow-x: auto;
   scroll-snap-type: x mandatory; flex: none; }
 .card { flex: none; width: 220px; scroll-snap-align: start; display: flex; flex-direction: column; gap: 2px;

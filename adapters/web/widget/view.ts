@@ -79,7 +79,9 @@ export class WidgetView {
     this.#panel.hidden = false;
     this.#launcher?.setAttribute("aria-expanded", "true");
     this.#greetOnce();
-    if (!this.#privacyPending) this.#composer.input.focus();
+    // The privacy notice must be answered before anything can be typed: a keyboard user starts at its button.
+    const consent = this.#root.querySelector<HTMLButtonElement>(".consent");
+    (this.#privacyPending && consent ? consent : this.#composer.input).focus();
   }
 
   close(): void {
