@@ -204,7 +204,8 @@ describe.skipIf(!browserSupport.available)("the widget's accessibility, in Chrom
     await page.locator("#chatbridge-widget .panel").waitFor();
     expect(await focused(page)).toBe("button.consent I agree");
     await page.keyboard.press("Enter");
-    expect(await focused(page)).toBe("input");
+    // Once the bridge recorded the consent, the input is enabled and has the focus.
+    await expect.poll(() => focused(page)).toBe("input");
     const chip = page.locator("#chatbridge-widget .chips button").first();
     await chip.waitFor({ timeout: 10_000 });
     // Backwards from the input: the chips, then the header's controls, then the launcher.

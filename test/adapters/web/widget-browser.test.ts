@@ -142,7 +142,8 @@ describe.skipIf(!browserSupport.available)("the widget on another site's page, i
     );
     expect(await input.isDisabled()).toBe(true);
     await page.locator("#chatbridge-widget .consent").click();
-    expect(await input.isDisabled()).toBe(false);
+    // Once the bridge recorded the consent.
+    await expect.poll(() => input.isDisabled()).toBe(false);
     // The chatbot greets, offering its suggested messages as chips; a chip asks its question.
     const greeting = page.locator("#chatbridge-widget .bubble.bot").first();
     await expect.poll(() => greeting.textContent(), { timeout: 10_000 }).toContain("Harbor & Pine Realty assistant");
