@@ -4,6 +4,7 @@ import { Router } from "express";
 import { CHATBOT_PICTURE_PATH } from "../../api/chatbot-pictures.js";
 import { API_ROOT } from "../../api/operations.js";
 import { pictureQuerySchema } from "../../api/requests/chatbot.js";
+import { etagMatches } from "../../etag-match.js";
 import { strictRoutes } from "../http/methods.js";
 import { parseRequest } from "../schemas/parse-request.js";
 import type { FileService } from "../services/files.js";
@@ -32,8 +33,7 @@ export function pictureRoutes(files: FileService): Router {
       "cache-control": `public, max-age=${PICTURE_MAX_AGE_S}`,
       "x-content-type-options": "nosniff",
     });
-    const known = (req.get("if-none-match") ?? "").split(",").map((tag) => tag.trim().replace(/^W\//, ""));
-    if (known.includes(etag) || known.includes("*")) {
+    if (etagMatches(req.get("if-none-match"), etag)) {
       res.status(304).end();
       return;
     }
