@@ -28,9 +28,9 @@ export function isPictureKind(kind: unknown): kind is PictureKind {
 
 /**
  * The file id a picture setting holds (a FileStoreId is a whole number ≥ 1, which the hosted platform writes as a
- * string, e.g. `"34327"`), or undefined when it holds anything else: nothing, an address, free text.
+ * string, e.g. `"34327"`; a safe integer, as ids are), or undefined when it holds anything else: nothing, an address, free text.
  */
 export function pictureFileId(value: string | undefined): string | undefined {
   const candidate = value?.trim() ?? "";
-  return /^[1-9]\d{0,15}$/.test(candidate) ? candidate : undefined;
+  return /^[1-9]\d*$/.test(candidate) && Number.isSafeInteger(Number(candidate)) ? candidate : undefined;
 }

@@ -78,6 +78,11 @@ describe.each(await availableBackends())("a chatbot's pictures (%s)", (backend) 
         `Chatbot ${s} has no profile picture file: its ChatProfilePicture is not a file id`,
       ],
       [{ ChatProfilePicture: "999999" }, `File 999999 (the ChatProfilePicture of chatbot ${s}) not found`],
+      // Digits past a safe integer are no id.
+      [
+        { ChatProfilePicture: "9999999999999999" },
+        `Chatbot ${s} has no profile picture file: its ChatProfilePicture is not a file id`,
+      ],
     ];
     const foreign = await upload(api, api.b, png());
     cases.push([
