@@ -1,7 +1,9 @@
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import { z } from "zod";
+import { isPictureKind } from "../../src/api/chatbot-pictures.js";
 import type { ChatbotView } from "../../src/bridge/chatbot-link.js";
 import type { InboundMessage, InboundSink } from "../../src/bridge/inbound.js";
+import { etagMatches } from "../../src/etag-match.js";
 import { originAllowed, originRefusal, widgetCors } from "./origins.js";
 import type { WebChannel } from "./outbound.js";
 import { webChatPage } from "./page.js";
@@ -93,6 +95,12 @@ function noBody(req: Request, res: Response, next: NextFunction): void {
  */
 export const WIDGET_SETTINGS_MAX_AGE_S = 5;
 
+/**
+ * How long browsers keep a chatbot's picture without asking again (then an ETag makes it a 304): its address changes
+ * with its file id, so an `Edit` that names another file shows at once all the same.
+ */
+const PICTURE_MAX_AGE_S = 300;
+
 /** What {@link webChatRoutes} serves. */
 export interface WebChatRoutesOptions {
   /** The chatbot of the web chat's bot, whose settings style the widget and whose Domains admit pages. */
@@ -117,6 +125,8 @@ export interface WebChatRoutesOptions {
  * The web chat and its widget:
  * - `GET /` the bridge's own page (the widget, drawn over the whole page), `GET /widget.js` the widget's script;
  * - `GET /webchat/widget?chatbot=<serial>` the widget's settings from the chatbot's (WidgetSettings);
+ * - `GET /webchat/picture/profile|icon?chatbot=<serial>&v=<file id>` the chatbot's avatar or launcher picture set as a
+ *   file id, from the chatbot API (its self-hosted server's picture route); `v` only makes a new file a new address;
  * - `POST /webchat/visitors` a new visitor's identity (a token signed by the bridge, see visitor-identity.ts);
  * - `POST /webchat/consent` records that the visitor accepted the chatbot's privacy policy (privacy-consents.ts):
  *   while a policy is in force, messages and uploads of a visitor who has not accepted it are refused (403);
@@ -125,7 +135,7 @@ export interface WebChatRoutesOptions {
  * - `POST /webchat/messages` to send (answered 202 at once; the answer comes as events), and
  *   `GET /webchat/events?visitor=…` (Server-Sent Events, resumable with Last-Event-ID on any instance of the same store),
  *   both for a visitor token this deployment issued only (403 otherwise: nobody reads or writes another's conversation).
- * The three `/webchat/` endpoints answer pages of other origins (CORS), and refuse with 403 and the fix a page whose
+ * The `/webchat/` endpoints answer pages of other origins (CORS), and refuse with 403 and the fix a page whose
  * origin the chatbot's `VerifyDomain`/`Domains` do not admit. A post that is not a {@link webChatMessage} is answered
  * 400 naming the field; one that is not JSON or over 16 KB is refused in JSON by the app's error handler
  * (src/json-fallbacks.ts), as is a consent over 4 KB or a file over 20 MB; the endpoints that read nothing take no
@@ -212,6 +222,36 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
         maxVoiceSeconds: options.maxAudioSeconds ?? 600,
       }),
     );
+  });
+  router.get("/webchat/picture/:kind", noBody, async (req, res) => {
+    const { kind } = req.params;
+    if (!isPictureKind(kind)) {
+      res.status(404).json({ error: "the pictures are /webchat/picture/profile and /webchat/picture/icon" });
+      return;
+    }
+    if (!(await admitted(req, res, named(req.query.chatbot))) || !chatbot) return;
+    const picture = await chatbot.picture?.(kind);
+    if (!picture) {
+      res
+        .status(404)
+        .set("cache-control", "no-store")
+        .json({ error: `this chatbot has no ${kind} picture file` });
+      return;
+    }
+    // Shown by pages of other origins as an <img>, which a page isolated with COEP loads only when told it may.
+    res.set({
+      "cross-origin-resource-policy": "cross-origin",
+      "cache-control": `public, max-age=${PICTURE_MAX_AGE_S}`,
+      "x-content-type-options": "nosniff",
+    });
+    if (picture.etag) {
+      res.set("etag", picture.etag);
+      if (etagMatches(req.get("if-none-match"), picture.etag)) {
+        res.status(304).end();
+        return;
+      }
+    }
+    res.type(picture.contentType).send(Buffer.from(picture.bytes));
   });
   router.post("/webchat/visitors", noBody, async (req, res) => {
     if (!(await admitted(req, res, named(req.query.chatbot)))) return;

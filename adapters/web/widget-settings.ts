@@ -1,4 +1,5 @@
-import type { ChatbotSettings } from "../../src/client/index.js";
+import { pictureFileId } from "../../src/api/chatbot-pictures.js";
+import type { ChatbotSettings, PictureKind } from "../../src/client/index.js";
 import type { Swatch, WidgetSettings } from "./widget/protocol.js";
 
 /** A colour's red, green and blue, 0–255. */
@@ -19,7 +20,8 @@ const MIN_CONTRAST = 4.5;
 
 /**
  * The widget's settings from the chatbot's: what the API stores as free text is checked here, so that the browser
- * gets only colours it can use and only http(s) addresses. `fallbackName` names the widget when the chatbot's
+ * gets only colours it can use and only http(s) addresses (or, for a picture set as a file id, the path of the web
+ * chat's picture route, which the widget resolves against the bridge's address). `fallbackName` names the widget when the chatbot's
  * settings cannot be read (the hosted platform has no `Get`): the defaults then apply to everything else. The widget
  * offers "Talk to a person" only where the request can reach someone: mail configured (`handoff.canMail`) and an
  * address, the chatbot's TalkToHumanEmail or HANDOFF_EMAIL. Photos and push-to-talk are offered as the chatbot's
@@ -41,8 +43,8 @@ export function widgetSettings(
   return {
     chatbot: serialNumber,
     name: text(s.Name) ?? fallbackName,
-    avatarUrl: httpUrl(s.ChatProfilePicture),
-    iconUrl: httpUrl(s.ChatIcon),
+    avatarUrl: httpUrl(s.ChatProfilePicture) ?? picturePath(serialNumber, "profile", s.ChatProfilePicture),
+    iconUrl: httpUrl(s.ChatIcon) ?? picturePath(serialNumber, "icon", s.ChatIcon),
     align: s.ChatBubbleAlign === 1 ? "left" : "right",
     colors: {
       bot: swatch(rgb(s.ChatBubbleColor) ?? DEFAULT_BOT_COLOR),
@@ -60,6 +62,15 @@ export function widgetSettings(
     handoff: handoff.canMail && Boolean(text(s.TalkToHumanEmail) ?? handoff.email),
     uploads: { images: s.EnableUploadImage === true, voice: s.EnablePushToTalk === true, ...limits },
   };
+}
+
+/**
+ * The web chat's picture route for a picture setting holding a file id (`GET /webchat/picture/<kind>`): `v`, the file
+ * id, changes the address when an `Edit` names another file, so that browsers do not show the old one from their cache.
+ */
+function picturePath(serialNumber: string, kind: PictureKind, setting: string | undefined): string | undefined {
+  const fileId = pictureFileId(setting);
+  return fileId && `/webchat/picture/${kind}?chatbot=${encodeURIComponent(serialNumber)}&v=${fileId}`;
 }
 
 /**

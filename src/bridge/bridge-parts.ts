@@ -3,6 +3,7 @@ import type { Logger } from "../log.js";
 import type { AnswerStops } from "./answer-stops.js";
 import type { Channel, OutgoingText } from "./channel.js";
 import type { ChatbotLink } from "./chatbot-link.js";
+import type { ChatbotPictures } from "./chatbot-pictures.js";
 import type { ChatbotSettingsReader } from "./chatbot-settings.js";
 import type { Greeter } from "./greeter.js";
 import type { HandoffRouting } from "./handoff/handoff-routing.js";
@@ -23,6 +24,8 @@ export interface Attached {
 export interface BotState {
   link: ChatbotLink;
   settings: ChatbotSettingsReader;
+  /** Its chatbot's avatar and launcher picture. */
+  pictures: ChatbotPictures;
   sessions: SessionDirectory;
   greeter: Greeter;
   /** The cards of the listings its chatbot's answers name. */

@@ -8,6 +8,7 @@ import { AnswerStops } from "./answer-stops.js";
 import { type Attached, type BotState, type BridgeParts, sendFinal } from "./bridge-parts.js";
 import type { Channel } from "./channel.js";
 import type { ChatbotLink, ChatbotView } from "./chatbot-link.js";
+import { ChatbotPictures } from "./chatbot-pictures.js";
 import { ChatbotSettingsReader } from "./chatbot-settings.js";
 import { conversationKey } from "./conversation-key.js";
 import { ConversationWorkers } from "./conversation-workers.js";
@@ -76,6 +77,7 @@ export class Bridge {
       this.#bots.set(link.botId, {
         link,
         settings,
+        pictures: new ChatbotPictures(link, settings, deps.log),
         sessions: new SessionDirectory(keyv, link.client, link.serialNumber, deps.config.sessionIdleMs),
         greeter: new Greeter(keyv, settings, link.welcomeText ?? deps.config.welcomeText),
         listings: new ListingCards(link.client, link.serialNumber, deps.log),
@@ -127,8 +129,8 @@ export class Bridge {
 
   /**
    * The chatbot a bot of this deployment talks to: its serial number, and its settings as `Get` reads them (kept
-   * `maxAgeMs`, a minute by default; undefined where the API has no such operation), and the cards of the listings
-   * its answers name. Undefined for an unknown bot.
+   * `maxAgeMs`, a minute by default; undefined where the API has no such operation), its pictures, and the cards of the
+   * listings its answers name. Undefined for an unknown bot.
    */
   chatbotOf(botId: string): ChatbotView | undefined {
     const bot = this.#bots.get(botId);
@@ -136,6 +138,7 @@ export class Bridge {
     return {
       serialNumber: bot.link.serialNumber,
       settings: (maxAgeMs) => bot.settings.read(maxAgeMs),
+      picture: (kind) => bot.pictures.read(kind),
       listingCards: bot.listings,
     };
   }

@@ -1,4 +1,4 @@
-import type { ChatbotClient, ChatbotSettings } from "../client/index.js";
+import type { ChatbotClient, ChatbotPicture, ChatbotSettings, PictureKind } from "../client/index.js";
 import type { ListingCardLookup } from "./listings/listing-cards.js";
 
 /** The chatbot one bot of this deployment talks to. */
@@ -15,6 +15,11 @@ export interface ChatbotView {
   serialNumber: string;
   /** Its settings as `Get` reads them, no older than `maxAgeMs`; undefined where the API has no such operation. */
   settings(maxAgeMs?: number): Promise<ChatbotSettings | undefined>;
+  /**
+   * Its avatar (`profile`) or launcher picture (`icon`) when its settings name an image file (ChatProfilePicture,
+   * ChatIcon) the API serves: the self-hosted server does, the hosted platform does not (undefined there).
+   */
+  picture?(kind: PictureKind): Promise<ChatbotPicture | undefined>;
   /** The cards of the listings its answers name (looked up over its RealEstateList); none without it. */
   listingCards?: ListingCardLookup | undefined;
 }

@@ -1,4 +1,5 @@
 import type { Dispatcher } from "undici";
+import { CHATBOT_PICTURE_PATH, type PictureKind } from "../api/chatbot-pictures.js";
 import { OPERATIONS, type RequestOf } from "../api/operations.js";
 import type {
   ChatbotSettings,
@@ -15,10 +16,14 @@ import type {
   ModelInfo,
 } from "../api/types.js";
 import type { AnswerEvent } from "./answer-events.js";
+import { ChatbotApiError } from "./errors.js";
 import type { RetryPolicy } from "./retry.js";
 import { answerFromEnvelopeData } from "./stream/answer-objects.js";
 import { ApiTransport } from "./transport.js";
-import type { AskAnswer, AskRequest, UploadRequest } from "./types.js";
+import type { AskAnswer, AskRequest, ChatbotPicture, UploadRequest } from "./types.js";
+
+/** The largest picture {@link ChatbotClient.chatbotPicture} takes: an avatar needs far less. */
+export const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
 
 /** What the client needs to reach one chatbot API (hosted or the embedded server). */
 export interface ChatbotClientOptions {
@@ -166,6 +171,39 @@ export class ChatbotClient {
     // The hosted platform shows FileStoreId as a string; send it the same way.
     await this.#transport.call(this.#confirmUpload, { FileStoreId: String(target.FileStoreId) }, signal);
     return target.FileStoreId;
+  }
+
+  /**
+   * The bytes of a chatbot's avatar (`profile`, its ChatProfilePicture) or launcher picture (`icon`, its ChatIcon)
+   * when the setting is a file id. An extension of the self-hosted server (`GET /chat/Chatbot/Picture`, public, no
+   * key); undefined on its 404 (no such picture) and on the hosted platform's, which has no such route. Only an
+   * image (`image/…`) of at most {@link MAX_PICTURE_BYTES} is taken; anything else is a `malformed` error.
+   */
+  async chatbotPicture(
+    serialNumber: string,
+    kind: PictureKind,
+    options: CallOptions = {},
+  ): Promise<ChatbotPicture | undefined> {
+    const operation = "Picture";
+    const query = new URLSearchParams({ serialNumber, kind });
+    try {
+      const { bytes, contentType, etag } = await this.#transport.getBytes(
+        operation,
+        `${CHATBOT_PICTURE_PATH}?${query}`,
+        { accept: "image/*", maxBytes: MAX_PICTURE_BYTES, signal: options.signal },
+      );
+      if (!contentType.startsWith("image/")) {
+        throw new ChatbotApiError({
+          operation,
+          kind: "malformed",
+          message: `the picture is ${contentType || "of no stated type"}, not an image`,
+        });
+      }
+      return { bytes, contentType, etag };
+    } catch (error) {
+      if (error instanceof ChatbotApiError && error.status === 404) return undefined;
+      throw error;
+    }
   }
 
   /** Closes idle connections. */

@@ -1,5 +1,6 @@
 /** The chatbot API client: see {@link ChatbotClient}. */
 
+export type { PictureKind } from "../api/chatbot-pictures.js";
 export { API_VERSION, type Envelope } from "../api/envelope.js";
 export type * from "../api/types.js";
 export type { AnswerDelta, AnswerEvent, AnswerFinal } from "./answer-events.js";

@@ -30,7 +30,7 @@ const USER_AGENT = "chatbridge/0.1";
 /** A `Retry-After` longer than this is not waited for: the caller hears about it instead. */
 const LONGEST_RETRY_WAIT_MS = 30_000;
 
-async function readText(operation: string, body: Dispatcher.ResponseData["body"], cap: number): Promise<string> {
+async function readBytes(operation: string, body: Dispatcher.ResponseData["body"], cap: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
@@ -41,7 +41,19 @@ async function readText(operation: string, body: Dispatcher.ResponseData["body"]
     }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+async function readText(operation: string, body: Dispatcher.ResponseData["body"], cap: number): Promise<string> {
+  return (await readBytes(operation, body, cap)).toString("utf8");
+}
+
+/** A body fetched by {@link ApiTransport.getBytes}. */
+export interface FetchedBytes {
+  bytes: Uint8Array;
+  /** The response's Content-Type, without parameters, lower-case; `""` when it had none. */
+  contentType: string;
+  etag: string | undefined;
 }
 
 /**
@@ -155,6 +167,54 @@ export class ApiTransport {
           message: `the upload URL answered HTTP ${response.statusCode}${text ? `: ${text.slice(0, 120)}` : ""}`,
         });
       }
+    });
+  }
+
+  /**
+   * GETs the bytes at `path` (from the API's root, query included), for routes outside the API's table that answer
+   * raw bytes and the envelope only when they fail. No credential is sent: such routes are public. Reads are
+   * retried like the table's; a failure is the envelope's error (a 404 has `status` 404), and a body over `maxBytes`
+   * is `malformed`, refused by its Content-Length before it is read where it declares one.
+   */
+  async getBytes(
+    name: string,
+    path: string,
+    options: { accept: string; maxBytes: number; signal?: AbortSignal | undefined },
+  ): Promise<FetchedBytes> {
+    const { accept, maxBytes, signal } = options;
+    return this.#withRetry(name, true, signal, async () => {
+      const response = await this.#dispatcher.request({
+        origin: this.#base.origin,
+        path: `${this.#base.pathname.replace(/\/$/, "")}${path}`,
+        method: "GET",
+        headers: { accept: `${accept}, application/json`, "user-agent": USER_AGENT },
+        signal,
+        headersTimeout: this.#options.timeoutMs,
+        bodyTimeout: this.#options.timeoutMs,
+      });
+      const retryAfterMs = parseRetryAfter(response.headers["retry-after"]);
+      if (response.statusCode < 200 || response.statusCode > 299) {
+        unwrapEnvelope(name, response.statusCode, await readText(name, response.body, this.#cap), { retryAfterMs });
+      }
+      if (Number(response.headers["content-length"] ?? 0) > maxBytes) {
+        response.body.destroy();
+        throw new ChatbotApiError({
+          operation: name,
+          kind: "malformed",
+          message: `the response exceeds ${maxBytes} bytes`,
+        });
+      }
+      const bytes = await readBytes(name, response.body, maxBytes);
+      const etag = response.headers.etag;
+      return {
+        bytes,
+        contentType:
+          String(response.headers["content-type"] ?? "")
+            .split(";")[0]
+            ?.trim()
+            .toLowerCase() ?? "",
+        etag: typeof etag === "string" ? etag : undefined,
+      };
     });
   }
 

@@ -30,3 +30,12 @@ export interface UploadRequest {
   /** Sent as the PUT's Content-Type; the server identifies the type from the bytes anyway. */
   contentType?: string;
 }
+
+/** A chatbot's picture as {@link ChatbotClient.chatbotPicture} fetched it. */
+export interface ChatbotPicture {
+  bytes: Uint8Array;
+  /** `image/…`, as the server identified the bytes. */
+  contentType: string;
+  /** The server's validator of these bytes, when it sent one. */
+  etag?: string | undefined;
+}

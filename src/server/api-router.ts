@@ -7,6 +7,7 @@ import { chatbotRoutes } from "./routes/chatbot-routes.js";
 import { fileRoutes } from "./routes/file-routes.js";
 import { leadRoutes } from "./routes/lead-routes.js";
 import { listingRoutes } from "./routes/listing-routes.js";
+import { pictureRoutes } from "./routes/picture-routes.js";
 import { ChatService } from "./services/chat.js";
 import { ChatbotService } from "./services/chatbots.js";
 import type { EngineCatalog } from "./services/engine-catalog.js";
@@ -45,6 +46,7 @@ export function createApiRouter(deps: ApiDependencies): Router & { drain(): Prom
   router.use(leadRoutes(deps.store, chatbots, leads));
   router.use(chatRoutes(deps.store, chat, deps.log));
   router.use(fileRoutes(deps.store, files, deps.publicUrl));
+  router.use(pictureRoutes(files));
   router.use((req) => {
     const path = `${req.baseUrl}${req.path}`;
     throw new ApiError(404, `Unknown operation ${req.method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`);

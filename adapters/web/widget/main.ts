@@ -23,7 +23,7 @@ async function start(): Promise<void> {
     console.warn(`chatbridge widget: not shown (${reason ?? "the bridge cannot be reached"})`);
     return;
   }
-  const settings = (await response.json()) as WidgetSettings;
+  const settings = bridgePictures((await response.json()) as WidgetSettings, base);
   const storage = settings.storage === "session" ? window.sessionStorage : window.localStorage;
   const host = document.createElement("div");
   host.id = "chatbridge-widget";
@@ -43,6 +43,15 @@ async function start(): Promise<void> {
     window.localStorage.setItem(popped, new Date().toISOString());
     view.open();
   }
+}
+
+/**
+ * The settings with the pictures the bridge serves itself (a path such as `/webchat/picture/profile?…`, for a picture
+ * set as a file id) made absolute on the bridge's address, since the page that shows them is another site's.
+ */
+function bridgePictures(settings: WidgetSettings, base: string): WidgetSettings {
+  const absolute = (url: string | undefined) => (url && /^\/(?!\/)/.test(url) ? `${base}${url}` : url);
+  return { ...settings, avatarUrl: absolute(settings.avatarUrl), iconUrl: absolute(settings.iconUrl) };
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => void start());

@@ -18,9 +18,12 @@ export interface WidgetSettings {
   /** The chatbot's serial number, which the widget names in its requests. */
   chatbot: string;
   name: string;
-  /** ChatProfilePicture, when it is an http(s) address. */
+  /**
+   * ChatProfilePicture: its http(s) address, or for a file id the path of the bridge's picture route
+   * (`/webchat/picture/profile?…`, relative to the bridge).
+   */
   avatarUrl?: string | undefined;
-  /** ChatIcon (the launcher's picture), when it is an http(s) address. */
+  /** ChatIcon (the launcher's picture), as `avatarUrl`: an http(s) address or `/webchat/picture/icon?…`. */
   iconUrl?: string | undefined;
   /** ChatBubbleAlign: the launcher and panel at the bottom right (0) or left (1). */
   align: "left" | "right";

@@ -17,6 +17,10 @@ function reachable(contact: string): boolean {
 const html = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
+/** The avatar without a picture: the first letter of the chatbot's name. */
+const letterAvatar = (name: string) =>
+  `<span class="avatar" aria-hidden="true">${html(name.slice(0, 1).toUpperCase())}</span>`;
+
 /**
  * The widget's interface in its shadow root: launcher, header (avatar, name, social links, new conversation, close),
  * the conversation log, suggested messages as chips, the privacy notice, the input. The chatbot's messages arrive
@@ -68,6 +72,7 @@ export class WidgetView {
       voice: (recording) => this.#sendVoice(recording),
     });
     this.#announcer = find(".announcer");
+    this.#withoutBrokenPictures();
     this.#wire(find);
   }
 
@@ -218,9 +223,7 @@ export class WidgetView {
 
   #markup(): string {
     const { name, avatarUrl, iconUrl, social, privacy } = this.settings;
-    const avatar = avatarUrl
-      ? `<img class="avatar" src="${html(avatarUrl)}" alt="">`
-      : `<span class="avatar" aria-hidden="true">${html(name.slice(0, 1).toUpperCase())}</span>`;
+    const avatar = avatarUrl ? `<img class="avatar" src="${html(avatarUrl)}" alt="">` : letterAvatar(name);
     const links = (Object.keys(SOCIAL_ICONS) as (keyof typeof SOCIAL_ICONS)[])
       .filter((network) => social[network])
       .map(
@@ -266,6 +269,14 @@ export class WidgetView {
   </form>
   ${composerMarkup(this.settings)}
 </section>`;
+  }
+
+  /** A picture that cannot be shown (gone, not an image, an API that does not serve it) gives way to the letter or icon. */
+  #withoutBrokenPictures(): void {
+    const avatar = this.#root.querySelector<HTMLImageElement>("header img.avatar");
+    avatar?.addEventListener("error", () => (avatar.outerHTML = letterAvatar(this.settings.name)), { once: true });
+    const icon = this.#launcher?.querySelector("img");
+    icon?.addEventListener("error", () => (icon.outerHTML = CHAT_ICON), { once: true });
   }
 
   #wire(find: <T extends HTMLElement>(selector: string) => T): void {

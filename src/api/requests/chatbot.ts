@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PICTURE_KINDS } from "../chatbot-pictures.js";
 import {
   calendarDay,
   daysInOrder,
@@ -78,6 +79,9 @@ export const addChatbotSchema = z.object({
 
 /** Operations that take only the chatbot: Remove, Get, GetSession. */
 export const chatbotRefSchema = z.object({ serialNumber });
+
+/** The query of the self-hosted server's picture route (`/chat/Chatbot/Picture`): which chatbot, which picture. */
+export const pictureQuerySchema = z.object({ serialNumber, kind: z.enum(PICTURE_KINDS) });
 
 const historyFields = z.object({
   SerialNumber: serialNumber,

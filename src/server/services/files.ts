@@ -5,13 +5,14 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileTypeFromFile } from "file-type";
+import { PICTURE_SETTINGS, type PictureKind, pictureFileId } from "../../api/chatbot-pictures.js";
 import { gifFrameCount } from "../../api/gif-frames.js";
 import { MAX_UPLOAD_BYTES, MEDIA_RULES, megabytes } from "../../api/media-rules.js";
 import type { ChatAskType } from "../../api/types.js";
 import { sameSecret } from "../../secrets.js";
 import type { Workspace } from "../domain.js";
 import type { Attachment } from "../engine/types.js";
-import { ApiError } from "../http/api-error.js";
+import { ApiError, chatbotNotFound } from "../http/api-error.js";
 import type { ApiStore } from "../store/api-store.js";
 
 /** How long a pre-signed upload URL stays valid, as on the hosted platform. */
@@ -22,6 +23,15 @@ export const UPLOAD_URL_LIFETIME_MS = 5 * 60 * 1000;
  * URL GetPreUploadUrl answers is another host's.
  */
 export const UPLOAD_PATH = "/chat/User/Upload";
+
+/** A chatbot's picture as stored: where its bytes are, and what they are. */
+export interface PictureFile {
+  path: string;
+  /** Identified from the bytes, always `image/…`. */
+  mime: string;
+  size: number;
+  sha256: string;
+}
 
 /**
  * Uploaded files: the three-step upload (pre-signed URL, PUT, confirmation) and the checks ClientAsk makes
@@ -152,6 +162,42 @@ export class FileService {
       });
     }
     return attachments;
+  }
+
+  /**
+   * The picture a chatbot's ChatProfilePicture (`profile`) or ChatIcon (`icon`) names, for anyone to see: only a
+   * confirmed image file of the chatbot's own workspace, so that no other upload can be read this way. Every other
+   * case is a 404 saying which.
+   */
+  async chatbotPicture(serialNumber: string, kind: PictureKind): Promise<PictureFile> {
+    const chatbot = await this.store.chatbots.bySerialNumber(serialNumber);
+    if (!chatbot) throw chatbotNotFound(serialNumber);
+    const setting = PICTURE_SETTINGS[kind];
+    const value = chatbot.settings[setting].trim();
+    const id = pictureFileId(value);
+    if (!id) {
+      const why =
+        value === "" ? "is empty" : /^https?:\/\//i.test(value) ? "is an address, not a file id" : "is not a file id";
+      throw new ApiError(404, `Chatbot ${serialNumber} has no ${kind} picture file: its ${setting} ${why}`);
+    }
+    const file = await this.store.files.byId(Number(id));
+    // Another workspace's file looks the same as no file: ids are guessable, the files are not public.
+    if (!file || file.workspaceId !== chatbot.workspaceId) {
+      throw new ApiError(404, `File ${id} (the ${setting} of chatbot ${serialNumber}) not found`);
+    }
+    if (file.state !== "confirmed" || !file.sha256 || file.size === null) {
+      throw new ApiError(
+        404,
+        `File ${id} (the ${setting} of chatbot ${serialNumber}) is not uploaded and confirmed yet`,
+      );
+    }
+    if (!file.mime?.startsWith("image/")) {
+      throw new ApiError(
+        404,
+        `File ${id} (the ${setting} of chatbot ${serialNumber}) is not an image (${file.mime ?? "unknown type"})`,
+      );
+    }
+    return { path: await this.#pathFor(file.sha256, false), mime: file.mime, size: file.size, sha256: file.sha256 };
   }
 
   async #pathFor(sha256: string, create: boolean): Promise<string> {

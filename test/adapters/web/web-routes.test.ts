@@ -13,7 +13,8 @@ import { readWidgetScript } from "../../../adapters/web/widget-bundle.js";
 import type { InboundMessage, InboundSink } from "../../../src/bridge/inbound.js";
 import { createBridgeMetrics } from "../../../src/bridge/metrics.js";
 import { openMemoryStore } from "../../../src/bridge/store/memory-store.js";
-import type { ChatbotSettings } from "../../../src/client/index.js";
+import type { ChatbotSettings, PictureKind } from "../../../src/client/index.js";
+import { png } from "../../support/media-fixtures.js";
 import { until } from "../../support/waiting.js";
 import { openWebChatStream } from "../../support/web-chat-stream.js";
 
@@ -249,6 +250,43 @@ describe("the widget's endpoints", () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-headers")).toContain("content-type");
+  });
+
+  it("serves the chatbot's pictures to pages of any origin it admits, with their type and cache headers", async () => {
+    const avatar = png(2, 2);
+    const asked: string[] = [];
+    const chatbot = {
+      ...chatbotWith({ VerifyDomain: true, Domains: "agency.example" }),
+      picture: async (kind: PictureKind) => {
+        asked.push(kind);
+        return kind === "profile" ? { bytes: avatar, contentType: "image/png", etag: '"abc"' } : undefined;
+      },
+    };
+    const base = await serve(nobody, undefined, { chatbot });
+    const picture = (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers });
+    const served = await picture("/webchat/picture/profile?chatbot=sn-homes&v=7", { origin: "https://agency.example" });
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/png");
+    expect(served.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+    expect(served.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(served.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(served.headers.get("etag")).toBe('"abc"');
+    expect(served.headers.get("access-control-allow-origin")).toBe("https://agency.example");
+    expect(Buffer.from(await served.arrayBuffer()).equals(avatar)).toBe(true);
+    // An <img> sends no Origin; the browser's copy is confirmed with a 304.
+    expect((await picture("/webchat/picture/profile?v=7", { "if-none-match": '"abc"' })).status).toBe(304);
+    const none = await picture("/webchat/picture/icon?chatbot=sn-homes&v=7");
+    expect(none.status).toBe(404);
+    expect(await none.json()).toEqual({ error: "this chatbot has no icon picture file" });
+    expect((await picture("/webchat/picture/banner?chatbot=sn-homes")).status).toBe(404);
+    expect((await picture("/webchat/picture/profile?chatbot=another")).status).toBe(404);
+    expect((await picture("/webchat/picture/profile", { origin: "https://copycat.example" })).status).toBe(403);
+    expect(asked).toEqual(["profile", "profile", "icon"]);
+    // Where the bridge's view of the chatbot has no pictures (none to ask for), there is none either.
+    server?.closeAllConnections();
+    server?.close();
+    const plain = await serve(nobody);
+    expect((await fetch(`${plain}/webchat/picture/profile`)).status).toBe(404);
   });
 
   it("serves the widget's script gzipped with an ETag to any page, and says when it was not built", async () => {

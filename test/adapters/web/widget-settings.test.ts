@@ -49,6 +49,20 @@ describe("widgetSettings", () => {
     });
   });
 
+  it("gives a picture set as a file id as the web chat's picture route, versioned by the id; an address as it is", () => {
+    const fromIds = widgetSettings("sn 1", { ChatProfilePicture: "34327", ChatIcon: " 12 " }, "x");
+    expect(fromIds.avatarUrl).toBe("/webchat/picture/profile?chatbot=sn%201&v=34327");
+    expect(fromIds.iconUrl).toBe("/webchat/picture/icon?chatbot=sn%201&v=12");
+    const mixed = widgetSettings("sn-1", { ChatProfilePicture: "http://cdn.example/a.png", ChatIcon: "34327" }, "x");
+    expect(mixed.avatarUrl).toBe("http://cdn.example/a.png");
+    expect(mixed.iconUrl).toBe("/webchat/picture/icon?chatbot=sn-1&v=34327");
+    // Neither an address nor a file id: the letter avatar and the chat icon.
+    for (const value of ["", "avatar.png", "0", "-3", "1e5", "/etc/passwd"]) {
+      const none = widgetSettings("sn-1", { ChatProfilePicture: value, ChatIcon: value }, "x");
+      expect([none.avatarUrl, none.iconUrl]).toEqual([undefined, undefined]);
+    }
+  });
+
   it("offers photos and push-to-talk as the chatbot's switches say, within the bridge's limits", () => {
     const limits = { maxBytes: 1000, maxFiles: 3, maxVoiceSeconds: 60 };
     const none = { canMail: false, email: undefined };
