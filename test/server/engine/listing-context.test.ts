@@ -33,6 +33,7 @@ describe("listingContext", () => {
       filters: {},
       listings: [sale, rent, ...priceless],
       capped: false,
+      nearMisses: [],
     });
     expect(lines(context).map((line) => line.Price)).toEqual([
       undefined,
