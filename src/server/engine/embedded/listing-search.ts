@@ -51,9 +51,9 @@ function mlsSpellings(mlsNumber: string): string[] {
 }
 
 /**
- * Searches the offered listings (Active and PreOnMarket, the store's default: sold homes are never offered). The
- * kind of property is matched here, by family, since the store only knows PropertyType substrings and "House"
- * is one of "Townhouse".
+ * Searches the offered listings (Active and PreOnMarket, the store's default: sold homes are never offered), the
+ * kind of property matched here, by family. `capped` tells that the store returned its limit, so that there may be
+ * more matches, of the kind too.
  */
 async function searchOffered(
   filters: SearchFilters,

@@ -25,12 +25,15 @@ import {
   THANKS,
 } from "./vocabulary.js";
 
-/**
- * What one question asks to filter by: the search fields of {@link ListingCriteria}, except that `propertyType` is
- * the kind asked for (a `PropertyKind` such as "house", or a chatbot's own PropertyType outside every family),
- * which the engine matches itself (see `isOfKind`) rather than as the store's substring of PropertyType.
- */
-export type SearchFilters = Omit<ListingCriteria, "limit" | "statuses" | "mlsNumber">;
+/** What one question asks to filter by: the search fields of {@link ListingCriteria}, and the kind of property. */
+export type SearchFilters = Omit<ListingCriteria, "limit" | "statuses" | "mlsNumber" | "propertyType"> & {
+  /**
+   * The kind asked for: a `PropertyKind` ("house", "condo"…) or a chatbot's own PropertyType outside every family.
+   * The engine matches it itself (see `isOfKind`): the store's substring of PropertyType would find "House" in
+   * "Townhouse" and could not offer two families at once.
+   */
+  propertyType?: string | undefined;
+};
 
 /** What the chatbot's listings contain, so that only real cities, types and MLS numbers are recognised. */
 export interface QuestionVocabulary {
