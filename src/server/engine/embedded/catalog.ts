@@ -22,6 +22,11 @@ export interface ListingCatalog extends QuestionVocabulary {
   centres: CityCentre[];
 }
 
+/** Whether the chatbot has listings in a city (case-insensitively); a search without a city is in known places. */
+export function knowsCity(catalog: ListingCatalog, city: string | undefined): boolean {
+  return city === undefined || catalog.cities.some((known) => known.toLowerCase() === city.toLowerCase());
+}
+
 /** Distinct values, case-insensitively, in the spelling seen first, most frequent first. */
 function byFrequency(values: (string | undefined)[]): string[] {
   const counts = new Map<string, { value: string; count: number }>();

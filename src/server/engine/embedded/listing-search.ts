@@ -1,7 +1,7 @@
 import type { ListingStatus } from "../../../api/types.js";
 import type { Listing } from "../../domain.js";
 import type { EngineRequest } from "../types.js";
-import { type ListingCatalog, loadListingCatalog, SEARCH_LIMIT } from "./catalog.js";
+import { knowsCity, type ListingCatalog, loadListingCatalog, SEARCH_LIMIT } from "./catalog.js";
 import { type Understanding, understandConversation } from "./conversation.js";
 import { findNearMisses, type NearMiss } from "./near-misses.js";
 import { isOfKind } from "./property-types.js";
@@ -66,12 +66,6 @@ async function searchOffered(
   return { listings, capped: found.length >= SEARCH_LIMIT };
 }
 
-/** Whether the search names a city the chatbot has: near misses around an unknown city would be anywhere. */
-function inKnownCity(filters: SearchFilters, catalog: ListingCatalog): boolean {
-  const city = filters.city?.toLowerCase();
-  return city === undefined || catalog.cities.some((known) => known.toLowerCase() === city);
-}
-
 async function lookUp(
   understanding: Understanding,
   catalog: ListingCatalog,
@@ -92,8 +86,9 @@ async function lookUp(
     case "search": {
       const found = await searchOffered(understanding.filters, searchListings);
       const { filters, listings } = comparablePrices(understanding.filters, found.listings);
+      // Around a city the chatbot does not have, there is nothing near: the answer names the cities instead.
       const nearMisses =
-        listings.length === 0 && catalog.size > 0 && inKnownCity(filters, catalog)
+        listings.length === 0 && catalog.size > 0 && knowsCity(catalog, filters.city)
           ? await findNearMisses(
               filters,
               catalog,

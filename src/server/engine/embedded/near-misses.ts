@@ -31,8 +31,9 @@ export type Search = (filters: SearchFilters) => Promise<Listing[]>;
 /** How far a price is outside the asked range, as a share of the bound it misses. */
 function miss(price: number, { minPrice, maxPrice }: SearchFilters): { share: number; over: boolean } {
   if (maxPrice !== undefined && price > maxPrice) return { share: (price - maxPrice) / maxPrice, over: true };
-  const bound = minPrice ?? price;
-  return { share: bound === 0 ? 0 : (bound - price) / bound, over: false };
+  // Otherwise it comes from the range below the minimum, the only other one searched.
+  const minimum = minPrice ?? price;
+  return { share: (minimum - price) / minimum, over: false };
 }
 
 /** Up to 15% over the maximum and under the minimum, closest first. */

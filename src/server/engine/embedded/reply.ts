@@ -1,5 +1,5 @@
 import type { Chatbot, Listing } from "../../domain.js";
-import type { ListingCatalog } from "./catalog.js";
+import { knowsCity, type ListingCatalog } from "./catalog.js";
 import { listingFacts, searchWords } from "./listing-facts.js";
 import type { Findings } from "./listing-search.js";
 import type { NearMiss } from "./near-misses.js";
@@ -18,8 +18,7 @@ export interface Reply {
 /** What to widen when nothing matched; nothing when the city itself is unknown (the answer lists the cities). */
 function relaxations(filters: SearchFilters, catalog: ListingCatalog): Relaxation[] {
   const found: Relaxation[] = [];
-  const city = filters.city?.toLowerCase();
-  if (city !== undefined && !catalog.cities.some((known) => known.toLowerCase() === city)) return found;
+  if (!knowsCity(catalog, filters.city)) return found;
   if (filters.minPrice !== undefined || filters.maxPrice !== undefined) found.push("price");
   if (filters.minBedrooms !== undefined) found.push("bedrooms");
   if (filters.minBathrooms !== undefined) found.push("bathrooms");
