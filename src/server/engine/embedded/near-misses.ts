@@ -45,7 +45,7 @@ async function widerPrice(filters: SearchFilters, search: Search): Promise<NearM
   const found = (await Promise.all(ranges.map((range) => search({ ...filters, ...range })))).flat();
   const priced = found.flatMap((listing) => {
     const price = listingPrice(listing);
-    return price === undefined ? [] : [{ listing, price, ...miss(price, filters) }];
+    return price === undefined ? [] : [{ listing, ...miss(price, filters) }];
   });
   priced.sort((a, b) => a.share - b.share);
   const closest = priced[0];
