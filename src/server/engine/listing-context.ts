@@ -1,6 +1,7 @@
 import type { Listing } from "../domain.js";
 import { type ListingCatalog, SEARCH_LIMIT } from "./embedded/catalog.js";
 import type { Findings } from "./embedded/listing-search.js";
+import type { NearMiss } from "./embedded/near-misses.js";
 
 /** Listings put into an LLM prompt at most: enough to choose from, few enough to keep the prompt small. */
 const CONTEXT_LISTINGS = 8;
@@ -55,6 +56,24 @@ function listingLine(listing: Listing): string {
   return JSON.stringify(fields);
 }
 
+/** A near miss for the model: which constraint it relaxes and by how much, then its listings. */
+function nearMissLines({ relaxed, listings }: NearMiss): string {
+  const note =
+    relaxed.constraint === "price"
+      ? `the price (the first is ${relaxed.percent}% ${relaxed.over ? "over the budget" : "under the minimum"})`
+      : relaxed.constraint === "bedrooms"
+        ? `the bedrooms (these have ${relaxed.bedrooms})`
+        : `the city (these are in ${relaxed.city}, ${Math.round(relaxed.kilometres)} km away)`;
+  return `Near misses that relax ${note}; offer them as such, saying what differs:\n${listings.map(listingLine).join("\n")}`;
+}
+
+/** What is said of a sold listing: that it is no longer available, and what is similar and on offer. */
+function soldLines(similar: Listing[]): string {
+  return similar.length === 0
+    ? "It is sold, so no longer available; no similar listing is on offer in its city."
+    : `It is sold, so no longer available. Similar active listings to offer instead:\n${similar.map(listingLine).join("\n")}`;
+}
+
 /**
  * What the LLM is told about the chatbot's listings: an overview of the catalog, and the listings the question
  * finds (with the session's context), as JSON lines. The model answers from these rather than from invention.
@@ -72,6 +91,7 @@ export function listingContext(catalog: ListingCatalog, findings: Findings): str
         ? `The listing the user asks about (RentPrice and HOAMonth are per month):\n${listingLine(findings.listing)}`
         : `No listing has MLS number ${findings.mlsNumber}.`,
     );
+    if (findings.listing?.Status === "Sold") lines.push(soldLines(findings.similar));
   } else if (findings.kind === "matches") {
     const shown = findings.listings.slice(0, CONTEXT_LISTINGS);
     lines.push(
@@ -79,6 +99,7 @@ export function listingContext(catalog: ListingCatalog, findings: Findings): str
         ? "No listing matches what the user is looking for."
         : `Listings matching what the user is looking for (${shown.length} of ${findings.listings.length}${findings.capped ? "+" : ""}), one JSON object per line (RentPrice and HOAMonth are per month):\n${shown.map(listingLine).join("\n")}`,
     );
+    lines.push(...findings.nearMisses.map(nearMissLines));
   }
   return lines.join("\n");
 }

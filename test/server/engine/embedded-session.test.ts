@@ -59,7 +59,7 @@ describe("embedded engine: languages", () => {
       settings: { AIResponseLanguage: "Spanish" },
     });
     expect(answer.searches[1]).toEqual({ city: "Austin", saleType: "for_sale", minBedrooms: 3, limit: 500 });
-    expect(answer.text).toContain("Encontré 3 resultados para viviendas en venta en Austin con 3+ habitaciones");
+    expect(answer.text).toContain("Encontré 3 resultados para casas en venta en Austin con 3+ habitaciones");
     expect(answer.text).toContain("Single Family en venta · $450,000 · 3 hab. · 2 baños · 2,100 pies²");
   });
 

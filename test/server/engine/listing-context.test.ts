@@ -33,6 +33,7 @@ describe("listingContext", () => {
       filters: {},
       listings: [sale, rent, ...priceless],
       capped: false,
+      nearMisses: [],
     });
     expect(lines(context).map((line) => line.Price)).toEqual([
       undefined,
@@ -42,5 +43,34 @@ describe("listingContext", () => {
       "on request",
     ]);
     expect(lines(context)[0]).toMatchObject({ SalePrice: sale.SalePrice });
+  });
+});
+
+describe("listingContext: near misses and sold listings", () => {
+  const [first, second] = LISTINGS;
+  if (!first || !second) throw new Error("the fixture has changed");
+
+  it("gives the model the near misses with what each relaxes", () => {
+    const context = listingContext(catalog, {
+      kind: "matches",
+      filters: { maxPrice: 400_000 },
+      listings: [],
+      capped: false,
+      nearMisses: [{ relaxed: { constraint: "price", percent: 7, over: true }, listings: [first] }],
+    });
+    expect(context).toContain("No listing matches what the user is looking for.");
+    expect(context).toContain("Near misses that relax the price (the first is 7% over the budget)");
+    expect(lines(context).map((line) => line.MLSNumber)).toEqual([first.MLSNumber]);
+  });
+
+  it("tells the model a listing is sold and what similar ones are on offer", () => {
+    const context = listingContext(catalog, {
+      kind: "listing",
+      mlsNumber: first.MLSNumber,
+      listing: { ...first, Status: "Sold" },
+      similar: [second],
+    });
+    expect(context).toContain("It is sold, so no longer available. Similar active listings to offer instead:");
+    expect(lines(context).map((line) => line.MLSNumber)).toEqual([first.MLSNumber, second.MLSNumber]);
   });
 });

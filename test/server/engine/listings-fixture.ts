@@ -1,4 +1,5 @@
 import type { ListingStatus, SaleType } from "../../../src/api/types.js";
+import { demoListings } from "../../../src/server/demo-listings.js";
 import type { Chatbot, Listing, ListingCriteria, StoredSettings } from "../../../src/server/domain.js";
 import type { EngineRequest } from "../../../src/server/engine/types.js";
 import { defaultSettings } from "../../../src/server/services/default-settings.js";
@@ -63,6 +64,15 @@ export const LISTINGS: Listing[] = ROWS.map(
     };
   },
 );
+
+/** The demo chatbot's listings as the store holds them (ids in creation order), for questions tried on the demo. */
+export const DEMO_LISTINGS: Listing[] = demoListings().map((fields, index) => ({
+  ...fields,
+  ID: index + 1,
+  chatbotId: 7,
+  createdAt: new Date(Date.UTC(2025, 0, index + 1)),
+  updatedAt: new Date(Date.UTC(2025, 0, index + 1)),
+}));
 
 const OFFERED: ListingStatus[] = ["Active", "PreOnMarket"];
 

@@ -1,4 +1,5 @@
 import type { EngineRequest } from "../types.js";
+import { type CityCentre, cityCentres } from "./nearby-cities.js";
 import type { QuestionVocabulary } from "./question.js";
 
 /** How many listings the engines ask for at most, to learn the catalog and to count the matches of a search. */
@@ -17,6 +18,13 @@ export interface ListingCatalog extends QuestionVocabulary {
   currencySymbol: string;
   /** Number of offered listings (capped at {@link SEARCH_LIMIT}). */
   size: number;
+  /** Where each city's listings are, for near misses in a nearby city. */
+  centres: CityCentre[];
+}
+
+/** Whether the chatbot has listings in a city (case-insensitively); a search without a city is in known places. */
+export function knowsCity(catalog: ListingCatalog, city: string | undefined): boolean {
+  return city === undefined || catalog.cities.some((known) => known.toLowerCase() === city.toLowerCase());
 }
 
 /** Distinct values, case-insensitively, in the spelling seen first, most frequent first. */
@@ -43,5 +51,6 @@ export async function loadListingCatalog(searchListings: EngineRequest["searchLi
     mlsNumbers: byFrequency(listings.map((listing) => listing.MLSNumber)),
     currencySymbol: byFrequency(listings.map((listing) => listing.CurrencySymbol))[0] ?? "$",
     size: listings.length,
+    centres: cityCentres(listings),
   };
 }

@@ -1,5 +1,6 @@
-import type { ListingFacts, Phrasebook, ReceivedMedia, Relaxation, SearchWords } from "./phrasebook.js";
+import type { ListingFacts, Phrasebook, ReceivedMedia, Relaxation, RelaxedWords, SearchWords } from "./phrasebook.js";
 import { joinWords, mlsLabel } from "./phrasebook.js";
+import { isPropertyKind, type PropertyKind } from "./property-types.js";
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
@@ -20,6 +21,18 @@ function pluralType(type: string): string {
   return `${lower}s`;
 }
 
+/** The kinds of property a question can ask for, in the plural. */
+const KINDS: Record<PropertyKind, string> = {
+  house: "houses",
+  "single-family": "single family homes",
+  townhouse: "townhouses",
+  condo: "condos",
+  apartment: "apartments",
+  "multi-family": "multi-family homes",
+  "mobile-home": "mobile homes",
+  land: "land",
+};
+
 const SALE = { for_sale: "for sale", for_rent: "for rent" } as const;
 const STATUS = { Active: "active", PreOnMarket: "coming soon", Sold: "sold" } as const;
 const TOURS = { OpenHouse: "open house", "3D": "3D virtual tour" } as const;
@@ -39,6 +52,31 @@ function bedrooms({ minBedrooms: min, maxBedrooms: max }: SearchWords): string |
   if (min !== undefined) return `${min}+ bedrooms`;
   if (max !== undefined) return `up to ${plural(max, "bedroom", "bedrooms")}`;
   return undefined;
+}
+
+/** The asked price range a near miss is outside of: "under $500,000", "from $800,000 up", "between … and …". */
+function missedRange({ minPrice: min, maxPrice: max }: SearchWords): string {
+  if (min !== undefined && max !== undefined) return `between ${min} and ${max}`;
+  return max !== undefined ? `under ${max}` : `from ${min} up`;
+}
+
+/** One mile is 1.609344 km; a distance is said in whole miles, at least one. */
+const miles = (kilometres: number) => plural(Math.max(1, Math.round(kilometres / 1.609344)), "mile", "miles");
+
+function nearMiss(search: SearchWords, relaxed: RelaxedWords): string {
+  switch (relaxed.constraint) {
+    case "price": {
+      const past = relaxed.over ? "over your budget" : "under your minimum";
+      return `Nothing ${missedRange(search)}; the closest is ${relaxed.price} — ${relaxed.percent}% ${past}:`;
+    }
+    case "bedrooms": {
+      const fewer = search.minBedrooms !== undefined && relaxed.bedrooms < search.minBedrooms;
+      const count = plural(relaxed.bedrooms, "bedroom", "bedrooms");
+      return `Nothing with ${bedrooms(search)}; with one bedroom ${fewer ? "fewer" : "more"} (${count}):`;
+    }
+    case "city":
+      return `Nothing in ${search.city}; the nearest is in ${relaxed.city}, ${miles(relaxed.kilometres)} away:`;
+  }
 }
 
 function price({ minPrice: min, maxPrice: max }: SearchWords): string | undefined {
@@ -112,9 +150,18 @@ export const english: Phrasebook = {
         : "";
     return `Sorry, I couldn't find any ${search}.${hint}${whereTo(cities)}`;
   },
+  nearMiss,
+  sold: (facts) => `${mlsLabel(facts.mlsNumber)} has been sold, so it's no longer available.`,
+  similar: (count, city) => {
+    const where = city ? ` in ${city}` : "";
+    return count === 0
+      ? `I have no similar homes available${where} right now.`
+      : `Similar homes still available${where}:`;
+  },
   mlsNotFound: (mls, cities) => `Sorry, I couldn't find a listing with MLS number ${mls}.${whereTo(cities)}`,
   describe: (search) => {
-    const what = [search.propertyType ? pluralType(search.propertyType) : "homes"];
+    const type = search.propertyType;
+    const what = [type === undefined ? "homes" : isPropertyKind(type) ? KINDS[type] : pluralType(type)];
     if (search.saleType) what.push(SALE[search.saleType]);
     if (search.city) what.push(`in ${search.city}`);
     const features = [bedrooms(search)];
@@ -130,6 +177,7 @@ export const english: Phrasebook = {
   summary: (facts) =>
     [
       `${facts.propertyType} ${SALE[facts.saleType]}`,
+      facts.status === "Active" ? undefined : STATUS[facts.status],
       facts.price ?? "price on request",
       plural(facts.bedrooms, "bed", "beds"),
       `${facts.bathroomsText} ${facts.bathrooms === 1 ? "bath" : "baths"}`,

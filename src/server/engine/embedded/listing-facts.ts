@@ -22,11 +22,20 @@ function formatMoney(value: number, symbol: string, locale: string): string {
 const positive = (value: number | undefined): value is number => value !== undefined && value > 0;
 const text = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
 
+/**
+ * The price of a listing's own kind: the monthly rent of a rental, the sale price otherwise; undefined when it is
+ * missing or 0, which answers say as "price on request".
+ */
+export function listingPrice(listing: Listing): number | undefined {
+  const amount = listing.SaleType === "for_rent" ? listing.RentPrice : listing.SalePrice;
+  return positive(amount) ? amount : undefined;
+}
+
 /** A listing's facts formatted in the phrasebook's language. */
 export function listingFacts(listing: Listing, book: Phrasebook): ListingFacts {
   const money = (value: number) => formatMoney(value, listing.CurrencySymbol, book.locale);
   const area = (value: number) => `${formatNumber(value, book.locale)} ${book.areaUnits[listing.AreaUnit]}`;
-  const amount = listing.SaleType === "for_rent" ? listing.RentPrice : listing.SalePrice;
+  const amount = listingPrice(listing);
   const city = text(listing.City);
   const stateZip = [text(listing.State), text(listing.ZIP)].filter(Boolean).join(" ");
   const address = [text(listing.Address), city, stateZip].filter(Boolean).join(", ");
@@ -35,7 +44,7 @@ export function listingFacts(listing: Listing, book: Phrasebook): ListingFacts {
     propertyType: listing.PropertyType,
     saleType: listing.SaleType,
     status: listing.Status,
-    price: positive(amount) ? `${money(amount)}${listing.SaleType === "for_rent" ? book.perMonth : ""}` : undefined,
+    price: amount !== undefined ? `${money(amount)}${listing.SaleType === "for_rent" ? book.perMonth : ""}` : undefined,
     bedrooms: listing.Bedrooms,
     bathrooms: listing.Bathrooms,
     bathroomsText: formatNumber(listing.Bathrooms, book.locale),

@@ -1,17 +1,26 @@
 import type { ListingStatus } from "../../../api/types.js";
 import type { Listing } from "../../domain.js";
 import type { EngineRequest } from "../types.js";
-import { type ListingCatalog, loadListingCatalog, SEARCH_LIMIT } from "./catalog.js";
+import { knowsCity, type ListingCatalog, loadListingCatalog, SEARCH_LIMIT } from "./catalog.js";
 import { type Understanding, understandConversation } from "./conversation.js";
+import { findNearMisses, type NearMiss } from "./near-misses.js";
+import { isOfKind } from "./property-types.js";
 import type { SearchFilters } from "./question.js";
+import { similarOnOffer } from "./similar-listings.js";
 
 /** What the listings say about the question. */
 export type Findings =
   | { kind: "greeting" | "thanks" | "other" }
-  /** An MLS question; `listing` is undefined when no listing has that number. */
-  | { kind: "listing"; mlsNumber: string; listing: Listing | undefined }
-  /** A search: the filters used and every match (up to {@link SEARCH_LIMIT}, `capped` when there may be more). */
-  | { kind: "matches"; filters: SearchFilters; listings: Listing[]; capped: boolean };
+  /**
+   * An MLS question; `listing` is undefined when no listing has that number. `similar` holds active listings to
+   * offer instead of a sold one (empty otherwise).
+   */
+  | { kind: "listing"; mlsNumber: string; listing: Listing | undefined; similar: Listing[] }
+  /**
+   * A search: the filters used and every match (up to {@link SEARCH_LIMIT}, `capped` when there may be more);
+   * when nothing matched, the near misses (possibly none).
+   */
+  | { kind: "matches"; filters: SearchFilters; listings: Listing[]; capped: boolean; nearMisses: NearMiss[] };
 
 /** A question about one listing deserves an answer even when that home is sold. */
 const EVERY_STATUS: ListingStatus[] = ["Active", "PreOnMarket", "Sold"];
@@ -41,8 +50,25 @@ function mlsSpellings(mlsNumber: string): string[] {
   return [...new Set([mlsNumber, bare === mlsNumber ? `MLS${bare}` : bare])];
 }
 
+/**
+ * Searches the offered listings (Active and PreOnMarket, the store's default: sold homes are never offered), the
+ * kind of property matched here, by family. `capped` tells that the store returned its limit, so that there may be
+ * more matches, of the kind too.
+ */
+async function searchOffered(
+  filters: SearchFilters,
+  searchListings: EngineRequest["searchListings"],
+): Promise<{ listings: Listing[]; capped: boolean }> {
+  const { propertyType, ...criteria } = filters;
+  const found = await searchListings({ ...criteria, limit: SEARCH_LIMIT });
+  const listings =
+    propertyType === undefined ? found : found.filter((listing) => isOfKind(listing.PropertyType, propertyType));
+  return { listings, capped: found.length >= SEARCH_LIMIT };
+}
+
 async function lookUp(
   understanding: Understanding,
+  catalog: ListingCatalog,
   searchListings: EngineRequest["searchListings"],
 ): Promise<Findings> {
   switch (understanding.kind) {
@@ -50,14 +76,26 @@ async function lookUp(
       const { mlsNumber } = understanding;
       for (const spelling of mlsSpellings(mlsNumber)) {
         const [listing] = await searchListings({ mlsNumber: spelling, statuses: EVERY_STATUS, limit: 1 });
-        if (listing) return { kind: "listing", mlsNumber, listing };
+        if (listing) {
+          const similar = listing.Status === "Sold" ? await similarOnOffer(listing, searchListings) : [];
+          return { kind: "listing", mlsNumber, listing, similar };
+        }
       }
-      return { kind: "listing", mlsNumber, listing: undefined };
+      return { kind: "listing", mlsNumber, listing: undefined, similar: [] };
     }
     case "search": {
-      const found = await searchListings({ ...understanding.filters, limit: SEARCH_LIMIT });
-      const { filters, listings } = comparablePrices(understanding.filters, found);
-      return { kind: "matches", filters, listings, capped: found.length >= SEARCH_LIMIT };
+      const found = await searchOffered(understanding.filters, searchListings);
+      const { filters, listings } = comparablePrices(understanding.filters, found.listings);
+      // Around a city the chatbot does not have, there is nothing near: the answer names the cities instead.
+      const nearMisses =
+        listings.length === 0 && catalog.size > 0 && knowsCity(catalog, filters.city)
+          ? await findNearMisses(
+              filters,
+              catalog,
+              async (relaxed) => (await searchOffered(relaxed, searchListings)).listings,
+            )
+          : [];
+      return { kind: "matches", filters, listings, capped: found.capped, nearMisses };
     }
     default:
       return understanding;
@@ -73,5 +111,5 @@ export async function consultListings(
 ): Promise<{ catalog: ListingCatalog; findings: Findings }> {
   const catalog = await loadListingCatalog(request.searchListings);
   const understanding = understandConversation(request.question, request.history, catalog);
-  return { catalog, findings: await lookUp(understanding, request.searchListings) };
+  return { catalog, findings: await lookUp(understanding, catalog, request.searchListings) };
 }

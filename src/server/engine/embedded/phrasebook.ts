@@ -35,6 +35,7 @@ export interface ListingFacts {
 
 /** A search in words: the filters with prices formatted. */
 export interface SearchWords {
+  /** A `PropertyKind` ("house", "condo"…), or a chatbot's own PropertyType outside every family. */
   propertyType?: string | undefined;
   saleType?: SaleType | undefined;
   city?: string | undefined;
@@ -48,6 +49,13 @@ export interface SearchWords {
 
 /** Filters a user could drop or widen when nothing matched. */
 export type Relaxation = "price" | "bedrooms" | "bathrooms" | "parking" | "type";
+
+/** The constraint a near miss relaxes, in words' raw material. */
+export type RelaxedWords =
+  /** `price`: the closest listing's, formatted; `percent` above the maximum (`over`) or below the minimum. */
+  | { constraint: "price"; price: string; percent: number; over: boolean }
+  | { constraint: "bedrooms"; bedrooms: number }
+  | { constraint: "city"; city: string; kilometres: number };
 
 /** Introduction of a list of matches. */
 export interface Intro {
@@ -87,10 +95,17 @@ export interface Phrasebook {
   intro(intro: Intro): string;
   /** After the shown listings: how many more matched (`capped`: at least that many). */
   more(count: number, capped: boolean): string;
+  /** Nothing matched; `relaxations` and `cities` hint at what to ask instead (both empty before near misses). */
   noMatch(search: string, relaxations: Relaxation[], cities: string[]): string;
+  /** Introduces the near misses that relax one constraint of the search, naming it and by how much. */
+  nearMiss(search: SearchWords, relaxed: RelaxedWords): string;
+  /** An asked-about listing is sold: no longer available. */
+  sold(facts: ListingFacts): string;
+  /** Introduces `count` similar listings on offer instead of a sold one in `city`, or says there are none. */
+  similar(count: number, city: string | undefined): string;
   mlsNotFound(mlsNumber: string, cities: string[]): string;
   describe(search: SearchWords): string;
-  /** One line naming a listing in a list: type, sale type, price, rooms, area. */
+  /** One line naming a listing in a list: type, sale type, "coming soon" when PreOnMarket, price, rooms, area. */
   summary(facts: ListingFacts): string;
   /** The full description of one listing, line by line. */
   details(facts: ListingFacts): string[];

@@ -1,5 +1,6 @@
 import type { ListingCriteria } from "../../domain.js";
 import { AMOUNT, type Amount, COUNT, parseAmount, parseCount } from "./amounts.js";
+import { familyOf, kindNamedIn, PROPERTY_KIND_WORDS } from "./property-types.js";
 import {
   anyOf,
   BATHROOM_WORDS,
@@ -19,14 +20,20 @@ import {
   PRICE_AT_LEAST,
   PRICE_AT_MOST,
   PRICIEST,
-  PROPERTY_TYPE_SYNONYMS,
   RENT_WORDS,
   SALE_WORDS,
   THANKS,
 } from "./vocabulary.js";
 
-/** What one question asks to filter by: the search fields of {@link ListingCriteria}. */
-export type SearchFilters = Omit<ListingCriteria, "limit" | "statuses" | "mlsNumber">;
+/** What one question asks to filter by: the search fields of {@link ListingCriteria}, and the kind of property. */
+export type SearchFilters = Omit<ListingCriteria, "limit" | "statuses" | "mlsNumber" | "propertyType"> & {
+  /**
+   * The kind asked for: a `PropertyKind` ("house", "condo"…) or a chatbot's own PropertyType outside every family.
+   * The engine matches it itself (see `isOfKind`): the store's substring of PropertyType would find "House" in
+   * "Townhouse" and could not offer two families at once.
+   */
+  propertyType?: string | undefined;
+};
 
 /** What the chatbot's listings contain, so that only real cities, types and MLS numbers are recognised. */
 export interface QuestionVocabulary {
@@ -89,7 +96,7 @@ const ONLY_THANKS = new RegExp(String.raw`^(?:(?:${[...THANKS, ...FILLERS].join(
  */
 const PLACE = /(?:^|\s)(?:[Ii]n|[Ee]n|[Nn]ear|[Aa]round|[Cc]erca de)\s+(\p{Lu}[\p{L}'.-]*(?:\s+\p{Lu}[\p{L}'.-]*)*)/gu;
 const VOCABULARY_WORD = new RegExp(
-  `^(?:${[...RENT_WORDS, ...SALE_WORDS, ...HOME_WORDS, ...NOT_PLACES, ...Object.values(PROPERTY_TYPE_SYNONYMS).flat()].join("|")})\\b`,
+  `^(?:${[...RENT_WORDS, ...SALE_WORDS, ...HOME_WORDS, ...NOT_PLACES, ...PROPERTY_KIND_WORDS].join("|")})\\b`,
 );
 
 /** Text from which understood phrases are cut, so that a number is read once (as bedrooms, not also as a price). */
@@ -186,18 +193,18 @@ function literal(text: string): string {
 }
 
 /**
- * The chatbot's own PropertyType named by its name (singular or plural) or a synonym. Generic words ("homes",
- * "houses", "casas") never filter: a type literally named "House" would otherwise also match "Townhouse".
+ * The kind of property named first: one of the engine's kinds ("houses", "pisos", "casa adosada"), or one of the
+ * chatbot's own PropertyTypes that belongs to no family, by its name (singular or plural). Generic words ("homes",
+ * "properties", "viviendas") name no kind.
  */
 function findPropertyType(text: string, propertyTypes: readonly string[]): string | undefined {
-  let found: { type: string; at: number } | undefined;
+  const named = kindNamedIn(text);
+  let found: { type: string; at: number } | undefined = named && { type: named.kind, at: named.at };
   for (const type of propertyTypes) {
     const name = normalize(type).replace(/-/g, " ");
-    const aliases = Object.entries(PROPERTY_TYPE_SYNONYMS)
-      .filter(([stem]) => name.includes(stem.replace(/-/g, " ")))
-      .flatMap(([, synonyms]) => synonyms);
-    if (!HOME.test(name) || name.includes(" ")) aliases.push(`${literal(name)}(?:e?s)?`);
-    const match = new RegExp(anyOf(aliases)).exec(text);
+    // A type literally named "Homes" must not turn every "homes" into a filter.
+    if (familyOf(type) !== undefined || (HOME.test(name) && !name.includes(" "))) continue;
+    const match = new RegExp(anyOf([`${literal(name)}(?:e?s)?`])).exec(text);
     if (match && (found === undefined || match.index < found.at)) found = { type, at: match.index };
   }
   return found?.type;

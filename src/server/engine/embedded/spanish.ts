@@ -1,7 +1,20 @@
-import type { ListingFacts, Phrasebook, ReceivedMedia, Relaxation, SearchWords } from "./phrasebook.js";
+import type { ListingFacts, Phrasebook, ReceivedMedia, Relaxation, RelaxedWords, SearchWords } from "./phrasebook.js";
 import { joinWords, mlsLabel } from "./phrasebook.js";
+import { isPropertyKind, type PropertyKind } from "./property-types.js";
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** The kinds of property a question can ask for, in the plural. */
+const KINDS: Record<PropertyKind, string> = {
+  house: "casas",
+  "single-family": "casas unifamiliares",
+  townhouse: "casas adosadas",
+  condo: "condominios",
+  apartment: "apartamentos",
+  "multi-family": "propiedades multifamiliares",
+  "mobile-home": "casas móviles",
+  land: "terrenos",
+};
 
 const SALE = { for_sale: "en venta", for_rent: "en alquiler" } as const;
 const STATUS = { Active: "disponible", PreOnMarket: "próximamente", Sold: "vendida" } as const;
@@ -26,6 +39,28 @@ function bedrooms({ minBedrooms: min, maxBedrooms: max }: SearchWords): string |
   if (min !== undefined) return `${min}+ habitaciones`;
   if (max !== undefined) return `hasta ${plural(max, "habitación", "habitaciones")}`;
   return undefined;
+}
+
+/** The asked price range a near miss is outside of: "por $500,000 o menos", "desde $800,000", "entre … y …". */
+function missedRange({ minPrice: min, maxPrice: max }: SearchWords): string {
+  if (min !== undefined && max !== undefined) return `entre ${min} y ${max}`;
+  return max !== undefined ? `por ${max} o menos` : `desde ${min}`;
+}
+
+function nearMiss(search: SearchWords, relaxed: RelaxedWords): string {
+  switch (relaxed.constraint) {
+    case "price": {
+      const past = relaxed.over ? "por encima de tu presupuesto" : "por debajo de tu mínimo";
+      return `Nada ${missedRange(search)}; lo más cercano cuesta ${relaxed.price}, un ${relaxed.percent}% ${past}:`;
+    }
+    case "bedrooms": {
+      const fewer = search.minBedrooms !== undefined && relaxed.bedrooms < search.minBedrooms;
+      const count = plural(relaxed.bedrooms, "habitación", "habitaciones");
+      return `Nada con ${bedrooms(search)}; con una habitación ${fewer ? "menos" : "más"} (${count}):`;
+    }
+    case "city":
+      return `Nada en ${search.city}; lo más cercano está en ${relaxed.city}, a ${Math.max(1, Math.round(relaxed.kilometres))} km:`;
+  }
 }
 
 function price({ minPrice: min, maxPrice: max }: SearchWords): string | undefined {
@@ -99,9 +134,18 @@ export const spanish: Phrasebook = {
         : "";
     return `Lo siento, no encontré ${search}.${hint}${whereTo(cities)}`;
   },
+  nearMiss,
+  sold: (facts) => `La propiedad ${mlsLabel(facts.mlsNumber)} ya se vendió, así que no está disponible.`,
+  similar: (count, city) => {
+    const where = city ? ` en ${city}` : "";
+    return count === 0
+      ? `Ahora mismo no tengo propiedades parecidas disponibles${where}.`
+      : `Propiedades parecidas disponibles${where}:`;
+  },
   mlsNotFound: (mls, cities) => `Lo siento, no encontré ninguna propiedad con el número MLS ${mls}.${whereTo(cities)}`,
   describe: (search) => {
-    const what = [search.propertyType ? `propiedades tipo ${search.propertyType}` : "viviendas"];
+    const type = search.propertyType;
+    const what = [type === undefined ? "viviendas" : isPropertyKind(type) ? KINDS[type] : `propiedades tipo ${type}`];
     if (search.saleType) what.push(SALE[search.saleType]);
     if (search.city) what.push(`en ${search.city}`);
     const features = [bedrooms(search)];
@@ -117,6 +161,7 @@ export const spanish: Phrasebook = {
   summary: (facts) =>
     [
       `${facts.propertyType} ${SALE[facts.saleType]}`,
+      facts.status === "Active" ? undefined : STATUS[facts.status],
       facts.price ?? "precio a consultar",
       plural(facts.bedrooms, "hab.", "hab."),
       `${facts.bathroomsText} ${facts.bathrooms === 1 ? "baño" : "baños"}`,

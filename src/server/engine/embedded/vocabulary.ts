@@ -77,10 +77,13 @@ export const RENT_WORDS = [
 /** Words that mean buying. */
 export const SALE_WORDS = ["for sale", "sale", "buy", "buying", "purchase", "venta", "ventas", "comprar", "compra"];
 
-/** Words that say "a place to live" without naming a property type: they do not filter by type. */
+/**
+ * Words that say "a place to live" without naming a property type: they do not filter by type. "Homes" is among
+ * them, as on listing sites, where "homes for sale" covers condos too; "houses" and "casas" name a kind (see
+ * property-types.ts).
+ */
 export const HOME_WORDS = [
   "homes?",
-  "houses?",
   "propert(?:y|ies)",
   "listings?",
   "places?",
@@ -88,7 +91,6 @@ export const HOME_WORDS = [
   "real estate",
   "available",
   "options",
-  "casas?",
   "viviendas?",
   "propiedad(?:es)?",
   "inmuebles?",
@@ -96,25 +98,6 @@ export const HOME_WORDS = [
   "disponibles?",
   "opciones",
 ];
-
-/**
- * Synonyms of property types. A chatbot's PropertyType values are free text, so each group is keyed by a stem
- * that a PropertyType may contain ("condo" in "Condo" or "Condominium").
- */
-export const PROPERTY_TYPE_SYNONYMS: Record<string, string[]> = {
-  condo: ["condos?", "condominiums?", "condominios?"],
-  apartment: ["apartments?", "apts?", "flats?", "apartamentos?", "departamentos?", "pisos?"],
-  townho: ["townhouses?", "townhomes?", "town houses?", "casas? adosadas?"],
-  "single family": ["single[- ]family(?: homes?| houses?)?", "detached(?: homes?| houses?)?", "unifamiliar(?:es)?"],
-  land: ["land", "lots?", "terrenos?", "solar(?:es)?"],
-  studio: ["studios?", "estudios?"],
-  duplex: ["duplex(?:es)?"],
-  loft: ["lofts?"],
-  villa: ["villas?"],
-  cabin: ["cabins?", "cabanas?"],
-  "mobile home": ["mobile homes?", "casas? moviles?"],
-  "multi-family": ["multi[- ]?family", "multifamiliar(?:es)?"],
-};
 
 /** Starts of a message that continue the previous search ("and with 4 bedrooms?", "what about Denver?", "y en Miami"). */
 export const FOLLOW_UP_START = String.raw`^(?:(?:ok|okay|vale|bueno|so|great|perfect|perfecto)\W+)?(?:and|also|what about|how about|only|just|but|now|same|y|e|tambien|que tal|pero|solo|solamente|ahora)\b`;
