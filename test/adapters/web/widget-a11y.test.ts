@@ -6,22 +6,15 @@
  */
 
 import { mkdirSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AxeResults } from "axe-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
-import { ChatbotClient } from "../../../src/client/index.js";
-import { loadConfig } from "../../../src/config.js";
-import { createLogger } from "../../../src/log.js";
+import type { RunningBridge } from "../../../src/bridge-app.js";
 import { chromiumForTests, launchChromium } from "../../support/chromium.js";
-import { freePort } from "../../support/waiting.js";
+import { type AgencySite, SCREENSHOTS, serveAgencySite, startDemoBridge } from "../../support/widget-harness.js";
 
-const SCREENSHOTS = path.resolve("reports", "screenshots");
 const AXE_SOURCE = readFileSync(
   path.join(path.dirname(createRequire(import.meta.url).resolve("axe-core")), "axe.min.js"),
   "utf8",
@@ -32,29 +25,14 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
 let running: RunningBridge;
-let site: Server;
+let site: AgencySite;
 let siteUrl: string;
 let browser: Browser;
 
 beforeAll(async () => {
   if (!browserSupport.available) return;
-  const config = loadConfig(
-    {
-      PORT: String(await freePort()),
-      DATA_DIR: path.join(tmpdir(), `chatbridge-widget-a11y-${process.pid}`),
-      STORE_URL: "memory://",
-    },
-    { envFile: undefined },
-  );
-  running = await startBridge(config, createLogger("silent"), { host: "127.0.0.1" });
-  const demo = running.embedded?.demo;
-  if (!demo) throw new Error("the embedded API's demo is expected");
-  const serial = demo.chatbot.serialNumber;
-  const client = new ChatbotClient({
-    baseUrl: running.url,
-    apiKey: demo.workspace.secretKey,
-    sessionKey: demo.workspace.sessionKey,
-  });
+  const { running: bridge, serial, client } = await startDemoBridge();
+  running = bridge;
   await client.editChatbot(serial, {
     ChatbotPrivacyPolicyName: "Privacy notice",
     ChatbotPrivacyPolicyDescription: "We keep your messages for 30 days.",
@@ -62,21 +40,16 @@ beforeAll(async () => {
     FacebookUrl: "https://facebook.com/harborpine",
   });
   // An agency's page on another origin that is accessible itself, so that whatever axe finds is the widget's.
-  site = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Agency</title></head>
-<body><main><h1>Homes for sale</h1><p><a href="/listings">All listings</a></p></main>
-<script src="${running.url}/widget.js" data-chatbot="${serial}" async></script></body></html>`);
+  site = await serveAgencySite(running.url, serial, {
+    body: '<main><h1>Homes for sale</h1><p><a href="/listings">All listings</a></p></main>',
   });
-  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  siteUrl = site.url;
   browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  site?.closeAllConnections();
   site?.close();
   await running?.close(1000);
 });

@@ -6,25 +6,20 @@
  */
 
 import { mkdirSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WIDGET_SETTINGS_MAX_AGE_S } from "../../../adapters/web/routes.js";
-import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
-import { ChatbotClient, type ChatbotSettings } from "../../../src/client/index.js";
-import { loadConfig } from "../../../src/config.js";
-import { createLogger } from "../../../src/log.js";
+import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { ChatbotClient, ChatbotSettings } from "../../../src/client/index.js";
 import { chromiumForTests, launchChromium } from "../../support/chromium.js";
 import { SmtpSink } from "../../support/smtp-sink.js";
-import { freePort } from "../../support/waiting.js";
+import { type AgencySite, SCREENSHOTS, serveAgencySite, startDemoBridge } from "../../support/widget-harness.js";
 
-const SCREENSHOTS = path.resolve("reports", "screenshots");
 const browserSupport = chromiumForTests();
 
 let running: RunningBridge;
-let site: Server;
+let site: AgencySite;
 let siteUrl: string;
 let browser: Browser;
 let serial: string;
@@ -33,45 +28,23 @@ let smtp: SmtpSink;
 
 beforeAll(async () => {
   if (!browserSupport.available) return;
-  const dir = path.join(await import("node:os").then((os) => os.tmpdir()), `chatbridge-widget-${process.pid}`);
   smtp = await SmtpSink.start();
-  const config = loadConfig(
-    {
-      PORT: String(await freePort()),
-      DATA_DIR: dir,
-      STORE_URL: "memory://",
-      SMTP_URL: smtp.url(),
-      MAIL_FROM: "Homes bot <bot@homes.example>",
-      HANDOFF_EMAIL: "agents@homes.example",
-    },
-    { envFile: undefined },
-  );
-  running = await startBridge(config, createLogger("silent"), { host: "127.0.0.1" });
-  const demo = running.embedded?.demo;
-  if (!demo) throw new Error("the embedded API's demo is expected");
-  serial = demo.chatbot.serialNumber;
-  client = new ChatbotClient({
-    baseUrl: running.url,
-    apiKey: demo.workspace.secretKey,
-    sessionKey: demo.workspace.sessionKey,
-  });
+  ({ running, serial, client } = await startDemoBridge({
+    SMTP_URL: smtp.url(),
+    MAIL_FROM: "Homes bot <bot@homes.example>",
+    HANDOFF_EMAIL: "agents@homes.example",
+  }));
   // An agency's page on another origin, whose CSS would restyle anything it reaches.
-  site = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><head><title>Agency</title>
-<style>* { font-size: 40px !important; color: red !important; background: pink !important; } button { display: none !important; }</style>
-</head><body><h1>Homes for sale</h1>
-<script src="${running.url}/widget.js" data-chatbot="${serial}" async></script></body></html>`);
+  site = await serveAgencySite(running.url, serial, {
+    head: "<style>* { font-size: 40px !important; color: red !important; background: pink !important; } button { display: none !important; }</style>",
   });
-  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  siteUrl = site.url;
   browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  site?.closeAllConnections();
   site?.close();
   await running?.close(1000);
   await smtp?.stop();

@@ -10,25 +10,21 @@ import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
-import { ChatbotClient } from "../../../src/client/index.js";
-import { loadConfig } from "../../../src/config.js";
-import { createLogger } from "../../../src/log.js";
+import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { ChatbotClient } from "../../../src/client/index.js";
 import { chromiumForTests, launchChromium } from "../../support/chromium.js";
-import { freePort } from "../../support/waiting.js";
+import { type AgencySite, SCREENSHOTS, serveAgencySite, startDemoBridge } from "../../support/widget-harness.js";
 
-const SCREENSHOTS = path.resolve("reports", "screenshots");
 const require = createRequire(import.meta.url);
 const browserSupport = chromiumForTests();
 /** A photo of a house, as an image server would send one. */
 const PHOTO = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#7dd3fc"/><rect y="200" width="400" height="100" fill="#4ade80"/><path d="M120 200V130l80-60 80 60v70z" fill="#f8fafc"/><path d="M105 140l95-75 95 75" stroke="#b91c1c" stroke-width="14" fill="none"/><rect x="185" y="150" width="30" height="50" fill="#92400e"/></svg>`;
 
 let running: RunningBridge;
-let site: Server;
+let site: AgencySite;
 let photos: Server;
 let siteUrl: string;
 let browser: Browser;
@@ -43,29 +39,9 @@ async function serve(server: Server): Promise<string> {
 
 beforeAll(async () => {
   if (!browserSupport.available) return;
-  const config = loadConfig(
-    {
-      PORT: String(await freePort()),
-      DATA_DIR: path.join(tmpdir(), `chatbridge-widget-cards-${process.pid}`),
-      STORE_URL: "memory://",
-    },
-    { envFile: undefined },
-  );
-  running = await startBridge(config, createLogger("silent"), { host: "127.0.0.1" });
-  const demo = running.embedded?.demo;
-  if (!demo) throw new Error("the embedded API's demo is expected");
-  serial = demo.chatbot.serialNumber;
-  client = new ChatbotClient({
-    baseUrl: running.url,
-    apiKey: demo.workspace.secretKey,
-    sessionKey: demo.workspace.sessionKey,
-  });
-  site = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><head><title>Agency</title></head><body><h1>Homes for sale</h1>
-<script src="${running.url}/widget.js" data-chatbot="${serial}" async></script></body></html>`);
-  });
-  siteUrl = `${await serve(site)}/`;
+  ({ running, serial, client } = await startDemoBridge());
+  site = await serveAgencySite(running.url, serial);
+  siteUrl = site.url;
   photos = createServer((_req, res) => {
     res.writeHead(200, { "content-type": "image/svg+xml" });
     res.end(PHOTO);
@@ -101,10 +77,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  for (const server of [site, photos]) {
-    server?.closeAllConnections();
-    server?.close();
-  }
+  site?.close();
+  photos?.closeAllConnections();
+  photos?.close();
   await client?.close();
   await running?.close(1000);
 });

@@ -3,16 +3,11 @@
  * write again, not that sending failed.
  */
 
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
-import { loadConfig } from "../../../src/config.js";
-import { createLogger } from "../../../src/log.js";
+import type { RunningBridge } from "../../../src/bridge-app.js";
 import { chromiumForTests, launchChromium } from "../../support/chromium.js";
-import { freePort } from "../../support/waiting.js";
+import { startDemoBridge } from "../../support/widget-harness.js";
 
 const browserSupport = chromiumForTests();
 
@@ -21,17 +16,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (!browserSupport.available) return;
-  const config = loadConfig(
-    {
-      PORT: String(await freePort()),
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), "chatbridge-widget-limits-")),
-      STORE_URL: "memory://",
-      // The greeting (/start) and one message a minute.
-      WEB_CHAT_LIMITS: "messages=2/1m,60/1m",
-    },
-    { envFile: undefined },
-  );
-  running = await startBridge(config, createLogger("silent"), { host: "127.0.0.1" });
+  // The greeting (/start) and one message a minute.
+  ({ running } = await startDemoBridge({ WEB_CHAT_LIMITS: "messages=2/1m,60/1m" }));
   browser = await launchChromium();
 }, 60_000);
 

@@ -6,8 +6,6 @@
  */
 
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -17,15 +15,15 @@ import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { chromiumForTests, launchChromium } from "../../support/chromium.js";
 import { mediaFixture, png, wav } from "../../support/media-fixtures.js";
 import { parseWav } from "../../support/wav-header.js";
+import { type AgencySite, SCREENSHOTS, serveAgencySite } from "../../support/widget-harness.js";
 import { describingTheAsk, ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
 
-const SCREENSHOTS = path.resolve("reports", "screenshots");
 const browserSupport = chromiumForTests();
 
 let chatbot: ScriptedChatbot;
 let running: RunningBridge;
 let browser: Browser;
-let site: Server;
+let site: AgencySite;
 let siteUrl: string;
 
 beforeAll(async () => {
@@ -34,13 +32,8 @@ beforeAll(async () => {
   chatbot.welcome = { ...chatbot.welcome, EnableUploadImage: true, EnablePushToTalk: true };
   chatbot.answer = describingTheAsk;
   running = await startBridgeUnderTest(chatbot, { MEDIA_MAX_AUDIO_SECONDS: "30" });
-  site = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><head><title>Agency</title></head><body><h1>Homes</h1>
-<script src="${running.url}/widget.js" data-chatbot="homes-chatbot" async></script></body></html>`);
-  });
-  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  site = await serveAgencySite(running.url, "homes-chatbot");
+  siteUrl = site.url;
   // The fake microphone plays this tone, over and over, to whatever asks for the microphone.
   const tone = path.join(mkdtempSync(path.join(tmpdir(), "chatbridge-mic-")), "tone.wav");
   writeFileSync(tone, wav(48_000 * 4, 48_000));
@@ -54,7 +47,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  site?.closeAllConnections();
   site?.close();
   await running?.close(1000);
   await chatbot?.close();

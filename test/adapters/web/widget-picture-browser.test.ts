@@ -4,25 +4,19 @@
  * from the embedded API's picture route. A picture that cannot be fetched gives way to the letter and the chat icon.
  */
 
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WIDGET_SETTINGS_MAX_AGE_S } from "../../../adapters/web/routes.js";
-import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
-import { ChatbotClient, type ChatbotSettings } from "../../../src/client/index.js";
-import { loadConfig } from "../../../src/config.js";
-import { createLogger } from "../../../src/log.js";
+import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { ChatbotClient, ChatbotSettings } from "../../../src/client/index.js";
 import { chromiumForTests, launchChromium } from "../../support/chromium.js";
 import { png, textFile } from "../../support/media-fixtures.js";
-import { freePort } from "../../support/waiting.js";
+import { type AgencySite, serveAgencySite, startDemoBridge } from "../../support/widget-harness.js";
 
 const browserSupport = chromiumForTests();
 
 let running: RunningBridge;
-let site: Server;
+let site: AgencySite;
 let siteUrl: string;
 let browser: Browser;
 let serial: string;
@@ -30,33 +24,14 @@ let client: ChatbotClient;
 
 beforeAll(async () => {
   if (!browserSupport.available) return;
-  const config = loadConfig(
-    {
-      PORT: String(await freePort()),
-      DATA_DIR: path.join(tmpdir(), `chatbridge-widget-picture-${process.pid}`),
-      STORE_URL: "memory://",
-    },
-    { envFile: undefined },
-  );
-  running = await startBridge(config, createLogger("silent"), { host: "127.0.0.1" });
-  const demo = running.embedded?.demo;
-  if (!demo) throw new Error("the embedded API's demo is expected");
-  serial = demo.chatbot.serialNumber;
-  client = new ChatbotClient({ baseUrl: running.url, apiKey: demo.workspace.secretKey });
-  // An agency's page on another origin.
-  site = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><head><title>Agency</title></head><body><h1>Homes for sale</h1>
-<script src="${running.url}/widget.js" data-chatbot="${serial}" async></script></body></html>`);
-  });
-  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  ({ running, serial, client } = await startDemoBridge());
+  site = await serveAgencySite(running.url, serial);
+  siteUrl = site.url;
   browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  site?.closeAllConnections();
   site?.close();
   await client?.close();
   await running?.close(1000);
