@@ -1,5 +1,6 @@
 import { showCards } from "./cards.js";
 import { type Composed, Composer, composerMarkup } from "./composer.js";
+import { contactFormMarkup, wireContactForm } from "./contact-form.js";
 import { type Conversation, newMessageId } from "./conversation.js";
 import { CHAT_ICON, CLOSE_ICON, NEW_ICON, PERSON_ICON, SOCIAL_ICONS } from "./icons.js";
 import type { WebChatEvent, WidgetSettings } from "./protocol.js";
@@ -7,12 +8,6 @@ import { styles } from "./styles.js";
 
 /** How the widget is shown: a launcher bubble opening a panel on any page, or the whole page at chatbridge's `/`. */
 export type WidgetMode = "bubble" | "page";
-
-/** An e-mail address, or a phone number of 7 to 15 digits: what the bridge accepts as a contact. */
-function reachable(contact: string): boolean {
-  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(contact)) return true;
-  return /^\+?[\d\s().-]{7,20}$/.test(contact) && /^\d{7,15}$/.test(contact.replace(/\D/g, ""));
-}
 
 const html = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
@@ -260,13 +255,7 @@ export class WidgetView {
   <div class="typing" aria-hidden="true"></div>
   <div class="chips"></div>
   ${notice}
-  <form class="contact" id="chatbridge-contact-form" hidden aria-label="Talk to a person" novalidate>
-    <p>A person from our team will contact you. How can they reach you?</p>
-    <label for="chatbridge-contact">E-mail or phone number</label>
-    <input id="chatbridge-contact" autocomplete="email" maxlength="254" required>
-    <p class="error" role="alert"></p>
-    <div class="actions"><button type="submit">Send request</button><button type="button" class="cancel">Cancel</button></div>
-  </form>
+  ${this.settings.handoff ? contactFormMarkup() : ""}
   ${composerMarkup(this.settings)}
 </section>`;
   }
@@ -308,41 +297,9 @@ export class WidgetView {
       this.#composer.input.focus();
     });
     this.#setEnabled(!this.#privacyPending);
-    this.#wireHandoff(find);
-  }
-
-  /**
-   * "Talk to a person": the visitor leaves an e-mail address or a phone number (checked here as the bridge checks
-   * it), then the request goes with it, so the mail to the team says how to reach them.
-   */
-  #wireHandoff(find: <T extends HTMLElement>(selector: string) => T): void {
-    const button = find<HTMLButtonElement>(".human");
-    if (!button) return;
-    const form = find<HTMLFormElement>("form.contact");
-    const field = find<HTMLInputElement>("#chatbridge-contact");
-    const error = find(".contact .error");
-    button.addEventListener("click", () => {
-      form.hidden = false;
-      field.focus();
-    });
-    find(".contact .cancel").addEventListener("click", () => {
-      form.hidden = true;
-      error.textContent = "";
-    });
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const contact = field.value.trim();
-      if (!reachable(contact)) {
-        error.textContent = "Please enter an e-mail address (name@example.com) or a phone number with its area code.";
-        field.setAttribute("aria-invalid", "true");
-        field.focus();
-        return;
-      }
-      field.removeAttribute("aria-invalid");
-      error.textContent = "";
-      form.hidden = true;
-      this.#say("/human", `I'd like to talk to a person. You can reach me at ${contact}.`, contact);
-    });
+    wireContactForm(this.#root, (contact) =>
+      this.#say("/human", `I'd like to talk to a person. You can reach me at ${contact}.`, contact),
+    );
   }
 
   /** Sending (and asking for a person) waits for the privacy policy's acceptance and the chatbot's limits. */
