@@ -141,7 +141,8 @@ export class SlackChannel implements Channel {
           this.client.chat.postMessage({
             channel: target.chatId,
             thread_ts: target.threadId,
-            text: `${cardFacts(card)} — ${card.address}`.replaceAll("&", "&amp;").replaceAll("<", "&lt;"),
+            // What notifications show.
+            text: escapeMrkdwn(`${cardFacts(card)} — ${card.address}`),
             blocks: cardBlocks(card, actions),
             unfurl_links: false,
             unfurl_media: false,
