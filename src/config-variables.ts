@@ -183,6 +183,10 @@ export const VARIABLES = {
       .default("Sorry, I couldn't finish that answer. Please try again in a moment."),
     fix: "the short text users read when the chatbot fails",
   },
+  LISTING_CARDS_MAX: {
+    schema: z.coerce.number().int().min(0).max(10).default(3),
+    fix: "a whole number from 0 to 10: the listing cards shown after one answer at most, on every channel (0 shows none)",
+  },
   WELCOME_TEXT: {
     schema: z.string().trim().min(1).max(2000).default("Hi! How can I help you today?"),
     fix: "the greeting used when the chatbot's WelcomeMessage cannot be read",

@@ -92,6 +92,8 @@ export interface BridgeConfig {
   apologyText: string;
   /** The greeting when the chatbot's WelcomeMessage cannot be read (the hosted platform has no such operation). */
   welcomeText: string;
+  /** Listing cards shown after one answer at most, on every channel that shows them (LISTING_CARDS_MAX); 0 = none. */
+  listingCardsMax: number;
   /** Photos, voice notes, audio and video from the users. */
   media: MediaConfig;
   /** Talking to a human (see "Talk to a human" in docs/bridge.md). */
@@ -231,6 +233,7 @@ export function loadConfig(
       work: { concurrency: v.WORKER_CONCURRENCY, leaseMs: v.WORK_LEASE_MS },
       apologyText: v.APOLOGY_TEXT,
       welcomeText: v.WELCOME_TEXT,
+      listingCardsMax: v.LISTING_CARDS_MAX,
       media: {
         maxAudioSeconds: v.MEDIA_MAX_AUDIO_SECONDS,
         groupWindowMs: v.MEDIA_GROUP_WINDOW_MS,

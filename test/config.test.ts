@@ -46,6 +46,7 @@ describe("loadConfig", () => {
         work: { concurrency: 1000, leaseMs: 15_000 },
         apologyText: "Sorry, I couldn't finish that answer. Please try again in a moment.",
         welcomeText: "Hi! How can I help you today?",
+        listingCardsMax: 3,
         media: {
           maxAudioSeconds: 600,
           groupWindowMs: 1500,
@@ -74,7 +75,7 @@ describe("loadConfig", () => {
   it("gives each channel plugin the bot default from its variables, in the order of the banner", () => {
     const channels = loadConfig({}, noFile).channels.map(({ plugin, bots }) => [plugin.name, bots]);
     expect(channels).toEqual([
-      ["web", [{ botId: "default", settings: { limits: DEFAULT_WEB_CHAT_LIMITS, cardsMax: 3 } }]],
+      ["web", [{ botId: "default", settings: { limits: DEFAULT_WEB_CHAT_LIMITS } }]],
       [
         "telegram",
         [

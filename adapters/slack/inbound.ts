@@ -1,4 +1,5 @@
 import type { InboundMessage, MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+import { cardActionText, readCardActionId } from "../../src/bridge/listings/card-actions.js";
 import { CONTENT_SUBTYPES } from "./schema.js";
 
 /** The bot as Slack knows it (from auth.test): needed to drop its own messages and to see mentions of it. */
@@ -171,6 +172,30 @@ function mediaOf(file: SlackFile): MediaRef {
     sizeBytes: file.size,
     fileName: file.name,
   };
+}
+
+/**
+ * The action ids of a listing card's buttons: `chatbridge_card_<action>`, and `chatbridge_card_details` for its link.
+ * A tap on a listing card's button (`chatbridge_card_<action>`, its value `card:<action>:<MLS>`): the question it
+ * stands for, asked in the conversation the card was posted in, like a quick reply. The Details link's tap (Slack
+ * reports link buttons too) is ignored: the browser opened the page.
+ */
+export const CARD_ACTION = /^chatbridge_card_[a-z_]+$/;
+
+/** A listing card's tap as the message it stands for (see {@link CARD_ACTION}). */
+export function parseCardTap(click: QuickReplyClick, context: SlackEventContext): ParsedSlackEvent {
+  const action = click.actions.find((candidate) => CARD_ACTION.test(candidate.action_id));
+  const tap = readCardActionId(action?.value ?? "");
+  if (!action || !tap) return { kind: "ignored", reason: "not a listing card's action" };
+  const parsed = parseQuickReply(
+    {
+      ...click,
+      actions: [{ ...action, action_id: "chatbridge_quick_reply_0", value: cardActionText(tap.action, tap.mlsNumber) }],
+    },
+    context,
+  );
+  if (parsed.kind !== "message") return parsed;
+  return { kind: "message", message: { ...parsed.message, cardAction: tap } };
 }
 
 /** The action id prefix of the quick-reply buttons the channel attaches (`chatbridge_quick_reply_<n>`). */

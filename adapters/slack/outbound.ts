@@ -1,5 +1,6 @@
 import { WebClient } from "@slack/web-api";
 import type {
+  CardSurface,
   Channel,
   ChannelCapabilities,
   ChannelLimits,
@@ -10,6 +11,14 @@ import type {
 } from "../../src/bridge/channel.js";
 import { ChannelError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+import {
+  CARD_ACTION_LABELS,
+  type CardAction,
+  cardActionId,
+  DETAILS_LABEL,
+} from "../../src/bridge/listings/card-actions.js";
+import { cardFacts, cardKind, cutText } from "../../src/bridge/listings/card-text.js";
+import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
 import { TokenBucket } from "../../src/bridge/reply/token-bucket.js";
 import type { Logger } from "../../src/log.js";
@@ -112,6 +121,42 @@ export class SlackChannel implements Channel {
         }),
       );
       await this.#suggest(target, text.quickReplies);
+    },
+  };
+
+  /**
+   * Listing cards, one message each (in the answer's thread): a section with the card in mrkdwn and its photo as
+   * the image accessory, then an actions block with "Details" (a link button to the listing's page) and a button per
+   * action, whose tap comes back as `block_actions` on the actions endpoint. One message per card, paced like any
+   * post, so that a photo Slack cannot download (chat.postMessage answers `invalid_blocks`) costs only its own card,
+   * which the bridge then sends again without it.
+   */
+  readonly cards: CardSurface = {
+    perMessage: 1,
+    send: async (target, cards, actions) => {
+      const [card] = cards;
+      if (!card) throw new ChannelError("rejected", "no listing card to send");
+      try {
+        const result = await this.#call("chat.postMessage", target, () =>
+          this.client.chat.postMessage({
+            channel: target.chatId,
+            thread_ts: target.threadId,
+            // What notifications show.
+            text: escapeMrkdwn(`${cardFacts(card)} — ${card.address}`),
+            blocks: cardBlocks(card, actions),
+            unfurl_links: false,
+            unfurl_media: false,
+          }),
+        );
+        if (!result.ts) throw new ChannelError("transient", "Slack chat.postMessage answered without a ts");
+        return { id: result.ts };
+      } catch (error) {
+        // Slack refuses the blocks when it cannot download the accessory's image ("downloading image failed").
+        if (card.image && error instanceof ChannelError && error.kind === "format") {
+          throw new ChannelError("media", error.message, undefined, { cause: error });
+        }
+        throw error;
+      }
     },
   };
 
@@ -315,6 +360,56 @@ function buttons(target: ReplyTarget, text: OutgoingText) {
       })),
     },
   ];
+}
+
+/** The action id of a listing card's Details link (its other buttons': `chatbridge_card_<action>`). */
+const DETAILS_ACTION = "chatbridge_card_details";
+/** Block Kit: button texts up to 75 characters, values 2,000, URLs 3,000; image alt text 2,000. */
+const BUTTON_VALUE_LIMIT = 2_000;
+const URL_LIMIT = 3_000;
+
+/** Text as mrkdwn shows it as it is: `&`, `<` and `>` escaped, so nothing in it is a link or a mention. */
+const escapeMrkdwn = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+
+/** A card as blocks: the section with its photo as accessory, then its buttons. */
+function cardBlocks(card: ListingCard, actions: readonly CardAction[]): { type: string }[] {
+  const lines = [`*${escapeMrkdwn(cardFacts(card))}*`, escapeMrkdwn(card.address)];
+  const kind = [cardKind(card), card.mlsNumber ? `MLS ${card.mlsNumber}` : ""].filter(Boolean).join(" · ");
+  if (kind) lines.push(escapeMrkdwn(kind));
+  const text = cutText(lines.filter(Boolean).join("\n"), SECTION_TEXT_LIMIT);
+  const section = {
+    type: "section",
+    text: { type: "mrkdwn", text },
+    ...(card.image &&
+      card.image.length <= URL_LIMIT && {
+        accessory: {
+          type: "image",
+          image_url: card.image,
+          alt_text: cutText(card.address || "The listing's photo", 2_000),
+        },
+      }),
+  };
+  const buttons: object[] = [];
+  if (/^https?:\/\//i.test(card.url) && card.url.length <= URL_LIMIT) {
+    buttons.push({
+      type: "button",
+      action_id: DETAILS_ACTION,
+      text: { type: "plain_text", text: DETAILS_LABEL },
+      url: card.url,
+    });
+  }
+  for (const action of actions) {
+    const value = cardActionId(action, card.mlsNumber, BUTTON_VALUE_LIMIT);
+    if (!value) continue;
+    buttons.push({
+      type: "button",
+      action_id: `chatbridge_card_${action}`,
+      text: { type: "plain_text", text: truncate(CARD_ACTION_LABELS[action], 75) },
+      value,
+    });
+  }
+  const actionsBlock = { type: "actions", elements: buttons };
+  return buttons.length === 0 ? [section] : [section, actionsBlock];
 }
 
 /** A DM thread: where Slack shows assistant statuses and suggested prompts. */

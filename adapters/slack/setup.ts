@@ -7,7 +7,7 @@ import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
 import type { ChannelStatus } from "../../src/channel-plugin.js";
 import type { Logger } from "../../src/log.js";
 import { SlackHttpReceiver } from "./http-receiver.js";
-import { parseQuickReply, parseSlackEvent, QUICK_REPLY_ACTION } from "./inbound.js";
+import { CARD_ACTION, parseCardTap, parseQuickReply, parseSlackEvent, QUICK_REPLY_ACTION } from "./inbound.js";
 import { SlackChannel } from "./outbound.js";
 import type { CheckedBlockActions, CheckedMessageEvent, CheckedThreadStarted } from "./schema.js";
 import type { SlackSettings } from "./settings.js";
@@ -147,6 +147,18 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
   bolt.action({ action_id: QUICK_REPLY_ACTION }, async ({ ack, body, context }) => {
     await ack();
     const parsed = parseQuickReply(body as unknown as CheckedBlockActions, {
+      bot: { userId: context.botUserId ?? "", botId: context.botId },
+      botId,
+      teamId: context.teamId,
+    });
+    if (parsed.kind === "message" && (await bridge.accept(parsed.message)) === "stopping") {
+      throw new Error("the bridge is stopping");
+    }
+  });
+  // Taps on listing cards: "Similar homes" asks its question; the Details link is only acknowledged.
+  bolt.action({ action_id: CARD_ACTION }, async ({ ack, body, context }) => {
+    await ack();
+    const parsed = parseCardTap(body as unknown as CheckedBlockActions, {
       bot: { userId: context.botUserId ?? "", botId: context.botId },
       botId,
       teamId: context.teamId,

@@ -17,6 +17,11 @@ export interface TelegramInboundOptions {
   log?: Logger | undefined;
   /** Where updates that do not fit the schema are reported (counted and logged once). */
   onMalformed?: ReportMalformed | undefined;
+  /**
+   * Answers a tap on an inline button (answerCallbackQuery), so the button stops showing its progress; called once
+   * the tap was taken, without waiting for it.
+   */
+  answerTap?: ((callbackQueryId: string) => Promise<unknown>) | undefined;
 }
 
 /**
@@ -53,8 +58,14 @@ export class TelegramInbound {
     }
     const parsed = parseUpdate(read.update, { bot: await this.identity(), botId });
     switch (parsed.kind) {
-      case "message":
-        return sink.accept(parsed.message);
+      case "message": {
+        const outcome = await sink.accept(parsed.message);
+        if (parsed.callbackQueryId !== undefined) this.#answerTap(parsed.callbackQueryId);
+        return outcome;
+      }
+      case "tap":
+        this.#answerTap(parsed.callbackQueryId);
+        return "ignored";
       case "cancel":
         sink.cancel(parsed.request);
         return "cancelled";
@@ -68,6 +79,14 @@ export class TelegramInbound {
         // readUpdate passed it above: parseUpdate checks the same schema.
         return "malformed";
     }
+  }
+
+  #answerTap(callbackQueryId: string): void {
+    const { answerTap, log, botId } = this.#options;
+    answerTap?.(callbackQueryId).catch((error: unknown) => {
+      // A tap answered late (over Telegram's 15 s or so) is refused; the answer comes all the same.
+      log?.debug({ err: error, channel: "telegram", botId }, "answerCallbackQuery failed");
+    });
   }
 
   /** The bot's identity: getMe once, remembered on success; a failure is retried with the next update. */

@@ -17,6 +17,9 @@ export interface OperatorProblem {
  *   chat's limit or the bot's was passed, and sending on into a full bot window only draws more 429s;
  * - 400 "message is not modified" (an edit with the same text and markup) → `not_modified`, a success;
  * - 400 "can't parse entities: …" (HTML Telegram refused) → `format`, so the text goes again as plain text;
+ * - 400 "wrong file identifier/HTTP URL specified", "failed to get HTTP URL content", "wrong type of the web page
+ *   content", "IMAGE_PROCESS_FAILED", "PHOTO_INVALID_DIMENSIONS" (a photo sent by URL that Telegram could not fetch
+ *   or take) → `media`, so the listing card goes again as text;
  * - 401 (token revoked or wrong), 403 (bot blocked by the user, kicked from the group), 404 (no such bot or
  *   method), any other 4xx (chat not found, message to edit not found, …) → `rejected`: retrying cannot help;
  * - 5xx and network failures (`HttpError`) → `transient`.
@@ -49,6 +52,14 @@ export function toChannelError(error: unknown): ChannelError {
     /can't parse entities|can't find end|unsupported start tag|unexpected end tag/i.test(description)
   ) {
     return new ChannelError("format", said, undefined, { cause: error });
+  }
+  if (
+    code === 400 &&
+    /wrong file identifier|failed to get HTTP URL content|wrong type of the web page content|IMAGE_PROCESS_FAILED|PHOTO_INVALID_DIMENSIONS|PHOTO_SAVE_FILE_INVALID/i.test(
+      description,
+    )
+  ) {
+    return new ChannelError("media", said, undefined, { cause: error });
   }
   if (code >= 500) return new ChannelError("transient", said, undefined, { cause: error });
   return new ChannelError("rejected", said, undefined, { cause: error });

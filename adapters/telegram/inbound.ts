@@ -1,4 +1,5 @@
 import type { InboundMessage, MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+import { cardActionText, readCardActionId } from "../../src/bridge/listings/card-actions.js";
 import type { Refusal } from "../../src/bridge/malformed-payloads.js";
 import {
   readUpdate,
@@ -20,7 +21,10 @@ export type CancelRequest = Pick<InboundMessage, "channel" | "botId" | "target" 
 
 /** What one update means for the bridge. */
 export type ParsedUpdate =
-  | { kind: "message"; message: InboundMessage }
+  /** `callbackQueryId`: the tap it came from, which Telegram waits to see answered (answerCallbackQuery). */
+  | { kind: "message"; message: InboundMessage; callbackQueryId?: string | undefined }
+  /** A tap on a button the bridge does not know (an old keyboard): answered, and nothing else. */
+  | { kind: "tap"; callbackQueryId: string }
   | { kind: "cancel"; request: CancelRequest }
   | { kind: "ignored"; reason: string }
   | { kind: "malformed"; refusal: Refusal };
@@ -59,6 +63,7 @@ export function parseUpdate(body: unknown, context: UpdateContext): ParsedUpdate
       request: { channel: CHANNEL, botId: context.botId, target, user: { id: String(chat.id) } },
     };
   }
+  if (update.callback_query) return parseTap(update, update.callback_query, context);
   const message = update.message;
   if (!message) return { kind: "ignored", reason: ignoredKind(update) };
   const from = message.from;
@@ -94,6 +99,48 @@ export function parseUpdate(body: unknown, context: UpdateContext): ParsedUpdate
       text: addressed.text,
       media,
       album: message.media_group_id,
+      receivedAt: context.now?.() ?? new Date(),
+    },
+  };
+}
+
+/**
+ * A tap on a listing card's button (https://core.telegram.org/bots/api#callbackquery) as the message it stands for,
+ * in the chat of the card it was under: its event id is the update_id, like a message's. In a group the answer
+ * replies to the card. A tap whose data is not a card's, or whose card Telegram no longer sends along, is only
+ * answered.
+ */
+function parseTap(
+  update: TelegramUpdate,
+  query: NonNullable<TelegramUpdate["callback_query"]>,
+  context: UpdateContext,
+): ParsedUpdate {
+  const tap = readCardActionId(query.data ?? "");
+  const card = query.message;
+  if (!tap || !card || query.from.is_bot) return { kind: "tap", callbackQueryId: query.id };
+  const isGroup = card.chat.type === "group" || card.chat.type === "supergroup";
+  return {
+    kind: "message",
+    callbackQueryId: query.id,
+    message: {
+      channel: CHANNEL,
+      botId: context.botId,
+      eventId: String(update.update_id),
+      target: {
+        chatId: String(card.chat.id),
+        isGroup,
+        threadId: card.is_topic_message ? optionalId(card.message_thread_id) : undefined,
+        replyToMessageId: isGroup ? String(card.message_id) : undefined,
+      },
+      user: {
+        id: String(query.from.id),
+        name: displayName(query.from),
+        handle: query.from.username ? `@${query.from.username}` : undefined,
+        link: query.from.username ? `https://t.me/${query.from.username}` : undefined,
+      },
+      text: cardActionText(tap.action, tap.mlsNumber),
+      media: [],
+      cardAction: tap,
       receivedAt: context.now?.() ?? new Date(),
     },
   };

@@ -1,6 +1,7 @@
 import { Api } from "grammy";
-import type { ReplyKeyboardMarkup, ReplyParameters } from "grammy/types";
+import type { InlineKeyboardButton, InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyParameters } from "grammy/types";
 import type {
+  CardSurface,
   Channel,
   ChannelCapabilities,
   ChannelLimits,
@@ -10,10 +11,18 @@ import type {
 } from "../../src/bridge/channel.js";
 import { ChannelError, MediaTooLargeError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+import {
+  CARD_ACTION_LABELS,
+  type CardAction,
+  cardActionId,
+  DETAILS_LABEL,
+} from "../../src/bridge/listings/card-actions.js";
+import { cardFacts, cardKind, cutText } from "../../src/bridge/listings/card-text.js";
+import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
 import type { Logger } from "../../src/log.js";
 import { operatorProblem, toChannelError } from "./errors.js";
-import { markdownToTelegramHtml, measureMarkdown, visibleLength } from "./format.js";
+import { escapeHtml, markdownToTelegramHtml, measureMarkdown, visibleLength } from "./format.js";
 
 /**
  * Telegram's limits as the pacer should keep them. The Bot API documents only rough numbers, and sends, edits,
@@ -41,6 +50,12 @@ export const TELEGRAM_LIMITS: ChannelLimits = {
 
 /** "Text of the message to be sent, 1-4096 characters after entities parsing" (https://core.telegram.org/bots/api#sendmessage). */
 export const TELEGRAM_MAX_TEXT_LENGTH = 4096;
+
+/** "Photo caption …, 0-1024 characters after entities parsing" (https://core.telegram.org/bots/api#sendphoto). */
+export const TELEGRAM_MAX_CAPTION_LENGTH = 1024;
+
+/** "Data to be sent in a callback query to the bot when the button is pressed, 1-64 bytes" (InlineKeyboardButton). */
+const CALLBACK_DATA_BYTES = 64;
 
 /** The cloud Bot API's root. */
 const TELEGRAM_CLOUD_API = "https://api.telegram.org";
@@ -79,6 +94,43 @@ export class TelegramChannel implements Channel {
   readonly #reported = new Set<string>();
   readonly #token: string;
   readonly #apiRoot: string;
+
+  /**
+   * Listing cards, one message each: a photo (sendPhoto, its first image by URL, which Telegram fetches) with the
+   * card as its caption and an inline keyboard — "Details" opening the listing's page, a callback button per action
+   * (its tap arrives as a `callback_query`). A media group would show more photos, but takes no buttons: they would
+   * go in a second message, apart from the photos they belong to, and the group would count as one message per photo
+   * against the chat's flood control. A card without a photo goes as a text message with the same keyboard; a photo
+   * Telegram cannot fetch is refused as `media`, and the bridge sends the card again that way.
+   */
+  readonly cards: CardSurface = {
+    perMessage: 1,
+    send: async (target, cards, actions) => {
+      const [card] = cards;
+      if (!card) throw new ChannelError("rejected", "no listing card to send");
+      const options = {
+        parse_mode: "HTML" as const,
+        message_thread_id: threadIdOf(target),
+        reply_markup: cardKeyboard(card, actions),
+      };
+      if (card.image) {
+        const message = await this.#call(() =>
+          this.api.sendPhoto(chatIdOf(target), card.image as string, {
+            ...options,
+            caption: cardHtml(card, TELEGRAM_MAX_CAPTION_LENGTH),
+          }),
+        );
+        return { id: String(message.message_id) };
+      }
+      const message = await this.#call(() =>
+        this.api.sendMessage(chatIdOf(target), cardHtml(card, TELEGRAM_MAX_TEXT_LENGTH), {
+          ...options,
+          link_preview_options: { is_disabled: true },
+        }),
+      );
+      return { id: String(message.message_id) };
+    },
+  };
 
   constructor(options: TelegramChannelOptions) {
     this.botId = options.botId ?? "default";
@@ -239,6 +291,35 @@ function body(text: OutgoingText): [string, { parse_mode?: "HTML" }] {
   const html = markdownToTelegramHtml(text.text);
   if (visibleLength(html) === 0) return [text.text, {}];
   return [html, { parse_mode: "HTML" }];
+}
+
+/**
+ * A card as Telegram HTML: the facts in bold, the address, the kind of listing and its MLS number, at most `max`
+ * visible characters (the address is shortened first, then the kind).
+ */
+function cardHtml(card: ListingCard, max: number): string {
+  const facts = cutText(cardFacts(card), max);
+  const mls = card.mlsNumber ? `MLS ${card.mlsNumber}` : "";
+  const kind = [cardKind(card), mls].filter(Boolean).join(" · ");
+  const room = (used: string[]) => max - used.reduce((sum, line) => sum + [...line].length + 1, 0);
+  const address = cutText(card.address, Math.max(0, room([facts, kind])));
+  const lines = [facts, address, cutText(kind, Math.max(0, room([facts, address])))];
+  const [first, ...rest] = lines.filter((line, index) => index === 0 || line !== "");
+  return [`<b>${escapeHtml(first ?? "")}</b>`, ...rest.map(escapeHtml)].join("\n");
+}
+
+/**
+ * The buttons under a card: "Details" (a link, when the listing has a page) and one per action, side by side. An
+ * action whose data would pass 64 bytes (a very long MLS number) is left out.
+ */
+function cardKeyboard(card: ListingCard, actions: readonly CardAction[]): InlineKeyboardMarkup | undefined {
+  const row: InlineKeyboardButton[] = [];
+  if (/^https?:\/\//i.test(card.url)) row.push({ text: DETAILS_LABEL, url: card.url });
+  for (const action of actions) {
+    const data = cardActionId(action, card.mlsNumber, CALLBACK_DATA_BYTES);
+    if (data) row.push({ text: CARD_ACTION_LABELS[action], callback_data: data });
+  }
+  return row.length === 0 ? undefined : { inline_keyboard: [row] };
 }
 
 /** Telegram chat ids are integers up to 52 bits (supergroups: -100…), within a JS number. */

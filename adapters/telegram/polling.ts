@@ -7,8 +7,11 @@ import { operatorProblem } from "./errors.js";
 /** grammY's Node build types signals with the `abort-controller` polyfill; Node's own signal works the same. */
 type GrammySignal = Parameters<Api["getUpdates"]>[1];
 
-/** The updates the bridge reads; `stopped_message_generation` must be asked for explicitly once a list is given. */
-export const ALLOWED_UPDATES = ["message", "stopped_message_generation"] as const;
+/**
+ * The updates the bridge reads; `stopped_message_generation` must be asked for explicitly once a list is given.
+ * `callback_query` carries the taps on a listing card's buttons.
+ */
+export const ALLOWED_UPDATES = ["message", "stopped_message_generation", "callback_query"] as const;
 
 /** Options of {@link TelegramPoller}. */
 export interface TelegramPollerOptions {

@@ -80,11 +80,30 @@ const stoppedGeneration = z.looseObject({
   message_thread_id: id.optional(),
 });
 
+/**
+ * A tap on an inline button (https://core.telegram.org/bots/api#callbackquery): its `data` and the message the
+ * button was under (absent when that message is too old to be sent along).
+ */
+const callbackQuery = z.looseObject({
+  id: z.string().min(1),
+  from: user,
+  message: z
+    .looseObject({
+      message_id: id,
+      chat: z.looseObject({ id, type: z.string() }),
+      message_thread_id: id.optional(),
+      is_topic_message: z.boolean().optional(),
+    })
+    .optional(),
+  data: z.string().optional(),
+});
+
 /** The fields of an Update the bridge reads (https://core.telegram.org/bots/api#update). */
 export const telegramUpdate = z.looseObject({
   update_id: z.int().nonnegative(),
   message: message.optional(),
   stopped_message_generation: stoppedGeneration.optional(),
+  callback_query: callbackQuery.optional(),
 });
 
 /** An update as the bridge reads it: every field it uses has the type Telegram documents. */

@@ -74,7 +74,14 @@ export async function startTelegram(options: TelegramStartOptions): Promise<Runn
   }
   const channel = new TelegramChannel({ token: botToken, apiRoot, botId, log });
   const getMe = () => channel.api.getMe().then((me) => ({ id: me.id, username: me.username }));
-  const inbound = new TelegramInbound({ sink: bridge, bot: getMe, botId, log, onMalformed: options.onMalformed });
+  const inbound = new TelegramInbound({
+    sink: bridge,
+    bot: getMe,
+    botId,
+    log,
+    onMalformed: options.onMalformed,
+    answerTap: (id) => channel.api.answerCallbackQuery(id),
+  });
   bridge.attach(channel);
   const handle = await inbound.identity().then(
     (bot) => `@${bot.username}`,

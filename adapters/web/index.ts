@@ -11,7 +11,8 @@ import { readWidgetScript } from "./widget-bundle.js";
 
 /**
  * The web chat's variables: the key of visitors' identities, for deployments that want to set or rotate it, the
- * limits per visitor and per client address, and how many listing cards an answer shows at most.
+ * limits per visitor and per client address. How many listing cards an answer shows at most is chatbridge's own
+ * LISTING_CARDS_MAX, shared by every channel.
  */
 const WEB_VARIABLES = {
   WEB_CHAT_SECRET: {
@@ -20,21 +21,16 @@ const WEB_VARIABLES = {
     secret: true,
   },
   WEB_CHAT_LIMITS: webChatLimitsVariable,
-  LISTING_CARDS_MAX: {
-    schema: z.coerce.number().int().min(0).max(10).default(3),
-    fix: "a whole number from 0 to 10: the listing cards shown under one answer at most (0 shows none)",
-  },
 };
 
 /**
  * The built-in web chat and the chatbot's embeddable widget (`/widget.js`): the page at `/`, messages in over HTTP,
  * answers out as Server-Sent Events. It takes its looks from the chatbot's settings and belongs to the bot
- * `default`; its settings are the key that signs visitors' identities, the limits per visitor and address, and the
- * listing cards an answer shows at most.
+ * `default`; its settings are the key that signs visitors' identities and the limits per visitor and address.
  */
 export const webPlugin = defineChannelPlugin<
   typeof WEB_VARIABLES,
-  { secret: string | undefined; limits: WebChatLimitSettings; cardsMax: number },
+  { secret: string | undefined; limits: WebChatLimitSettings },
   never
 >({
   name: "web",
@@ -42,7 +38,6 @@ export const webPlugin = defineChannelPlugin<
   settingsFromVariables: (values) => ({
     secret: values.WEB_CHAT_SECRET,
     limits: values.WEB_CHAT_LIMITS,
-    cardsMax: values.LISTING_CARDS_MAX,
   }),
   botEntry: undefined,
   settingsForBot: (_entry, defaults) => defaults,
@@ -50,7 +45,7 @@ export const webPlugin = defineChannelPlugin<
     const settings = bots[0]?.settings;
     const files = new VisitorFiles(store.keyv);
     const lookup = bridge.chatbotOf("default")?.listingCards;
-    const cards = lookup && { lookup, max: settings?.cardsMax ?? 0, log };
+    const cards = lookup && { lookup, max: deployment.listingCardsMax, log };
     const channel = new WebChannel(store.visitorEvents, "default", { files, cards });
     bridge.attach(channel);
     if (receive) {

@@ -1,4 +1,5 @@
 import type { InboundMessage, MediaRef } from "../../src/bridge/inbound.js";
+import { cardActionText, readCardActionId } from "../../src/bridge/listings/card-actions.js";
 import type { Refusal } from "../../src/bridge/malformed-payloads.js";
 import { ASK_PREFIX } from "./outbound.js";
 import { readDelivery, type WhatsAppMedia, type WhatsAppMessage } from "./schema.js";
@@ -68,6 +69,7 @@ export function parseDelivery(
         user: { id: from, name: contact?.profile?.name, ...reachable(from) },
         text: content.text,
         media: content.media,
+        ...(content.cardAction && { cardAction: content.cardAction }),
         album: message.type === "image" ? "images" : undefined,
         receivedAt: context.now?.() ?? new Date(),
       });
@@ -76,7 +78,9 @@ export function parseDelivery(
   return parsed;
 }
 
-function contentOf(message: WhatsAppMessage): { text: string; media: MediaRef[] } | undefined {
+function contentOf(
+  message: WhatsAppMessage,
+): { text: string; media: MediaRef[]; cardAction?: InboundMessage["cardAction"] } | undefined {
   const text = (value: string | undefined) => (value?.trim() ? { text: value.trim(), media: [] } : undefined);
   switch (message.type) {
     case "text":
@@ -84,6 +88,9 @@ function contentOf(message: WhatsAppMessage): { text: string; media: MediaRef[] 
     case "interactive": {
       // Our suggested questions carry the whole question in their id; other replies are asked as their title.
       const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
+      // A listing card's button ("Similar homes") carries its action and listing.
+      const tap = readCardActionId(reply?.id ?? "");
+      if (tap) return { text: cardActionText(tap.action, tap.mlsNumber), media: [], cardAction: tap };
       return text(reply?.id.startsWith(ASK_PREFIX) ? reply.id.slice(ASK_PREFIX.length) : reply?.title);
     }
     case "button":

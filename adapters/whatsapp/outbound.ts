@@ -1,4 +1,5 @@
 import type {
+  CardSurface,
   Channel,
   ChannelCapabilities,
   ChannelLimits,
@@ -8,6 +9,14 @@ import type {
 } from "../../src/bridge/channel.js";
 import { ChannelError, MediaTooLargeError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+import {
+  CARD_ACTION_LABELS,
+  type CardAction,
+  cardActionId,
+  DETAILS_LABEL,
+} from "../../src/bridge/listings/card-actions.js";
+import { cardFacts, cardKind, cutText } from "../../src/bridge/listings/card-text.js";
+import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
 import type { Logger } from "../../src/log.js";
 import { markdownToWhatsApp, measureWhatsApp } from "./format.js";
@@ -35,6 +44,17 @@ const INTERACTIVE_BODY_LIMIT = 1024;
  * must be fetched with the same bearer token. The token goes there and to the Graph API host, nowhere else.
  */
 const MEDIA_HOSTS = new Set(["lookaside.fbsbx.com"]);
+
+/** Reply buttons: at most 3, titles up to 20 characters, ids up to 256; a footer up to 60 characters. */
+const MAX_BUTTONS = 3;
+const BUTTON_TITLE_LIMIT = 20;
+const BUTTON_ID_LIMIT = 256;
+const FOOTER_LIMIT = 60;
+/** Images WhatsApp takes: JPEG and PNG, up to 5 MB (supported media types, Cloud API). */
+const IMAGE_TYPES = new Set(["image/jpeg", "image/png"]);
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Longest time a card's image may take to answer the check before it is sent. */
+const IMAGE_CHECK_MS = 5_000;
 
 /** Prefix of the reply ids of suggested questions (see {@link parseDelivery}). */
 export const ASK_PREFIX = "ask:";
@@ -76,6 +96,31 @@ export class WhatsAppChannel implements Channel {
     this.#options = options;
     this.botId = options.botId ?? "default";
   }
+
+  /**
+   * Listing cards, one message each: an interactive reply-button message with the photo as its image header, the
+   * card in its body (up to 1,024 characters) with the "Details" address written out (a reply button cannot be a
+   * link), its MLS number as the footer and a reply button per action (at most three, titles up to 20 characters).
+   * WhatsApp fetches the image only after accepting the send and reports a failure later in a status webhook, so the
+   * image is checked first (it must answer with a JPEG or PNG of at most 5 MB within 5 s): one that does not is
+   * refused as `media`, and the bridge sends the card again without it — as the same message without the header.
+   */
+  readonly cards: CardSurface = {
+    perMessage: 1,
+    send: async (target, cards, actions) => {
+      const [card] = cards;
+      if (!card) throw new ChannelError("rejected", "no listing card to send");
+      if (card.image) await checkImage(card.image);
+      const result = (await this.#post(target, {
+        recipient_type: "individual",
+        to: target.chatId,
+        ...cardMessage(card, actions),
+      })) as { messages?: { id: string }[] };
+      const id = result.messages?.[0]?.id;
+      if (!id) throw new ChannelError("transient", "WhatsApp answered without a message id");
+      return { id };
+    },
+  };
 
   capabilities(_target: ReplyTarget): ChannelCapabilities {
     return {
@@ -245,6 +290,71 @@ function interactive(body: string, quickReplies: string[] | undefined): object |
       },
     },
   };
+}
+
+/**
+ * A card as a message: reply buttons with the image as header when there are actions to offer, else an image with
+ * the card as caption, or text.
+ */
+function cardMessage(card: ListingCard, actions: readonly CardAction[]): object {
+  const body = cardBody(card);
+  const buttons = actions
+    .flatMap((action) => {
+      const id = cardActionId(action, card.mlsNumber, BUTTON_ID_LIMIT);
+      return id ? [{ type: "reply", reply: { id, title: cut(CARD_ACTION_LABELS[action], BUTTON_TITLE_LIMIT) } }] : [];
+    })
+    .slice(0, MAX_BUTTONS);
+  const footer = card.mlsNumber ? { footer: { text: cut(`MLS ${card.mlsNumber}`, FOOTER_LIMIT) } } : {};
+  if (buttons.length > 0) {
+    return {
+      type: "interactive",
+      interactive: {
+        type: "button",
+        ...(card.image && { header: { type: "image", image: { link: card.image } } }),
+        body: { text: body },
+        ...footer,
+        action: { buttons },
+      },
+    };
+  }
+  if (card.image) return { type: "image", image: { link: card.image, caption: body } };
+  return { type: "text", text: { body, preview_url: false } };
+}
+
+/**
+ * A card's text in WhatsApp's markup, within an interactive body's 1,024 characters: the facts in bold, the address,
+ * the kind, and the Details address (kept whole: the address is shortened first, then the kind).
+ */
+function cardBody(card: ListingCard): string {
+  const facts = `*${cutText(cardFacts(card), 200)}*`;
+  const details = /^https?:\/\//i.test(card.url) ? `${DETAILS_LABEL}: ${card.url}` : "";
+  const used = (lines: string[]) => lines.reduce((sum, line) => sum + [...line].length + 1, 0);
+  const room = (lines: string[]) => Math.max(0, INTERACTIVE_BODY_LIMIT - used(lines));
+  const address = cutText(card.address, room([facts, details, ""]));
+  const kind = cutText(cardKind(card), room([facts, details, address]));
+  const lines = [facts, address, kind, details].filter(Boolean);
+  return cutText(lines.join("\n"), INTERACTIVE_BODY_LIMIT);
+}
+
+/**
+ * Checks that WhatsApp will be able to fetch a card's image: it answers 2xx within 5 s with a JPEG or PNG of at most
+ * 5 MB (as far as its headers say; the body is not read). Throws ChannelError `media` otherwise.
+ */
+async function checkImage(url: string): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(IMAGE_CHECK_MS), redirect: "follow" });
+  } catch (error) {
+    const reason = error instanceof Error ? error.name : "error";
+    throw new ChannelError("media", `the card's image could not be fetched (${reason})`);
+  }
+  await response.body?.cancel().catch(() => undefined);
+  const type = (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const size = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (!response.ok) throw new ChannelError("media", `the card's image answered HTTP ${response.status}`);
+  if (!IMAGE_TYPES.has(type))
+    throw new ChannelError("media", `the card's image is ${type || "untyped"}, not JPEG or PNG`);
+  if (size > MAX_IMAGE_BYTES) throw new ChannelError("media", `the card's image is ${size} bytes, over 5 MB`);
 }
 
 /** The reply id carries the whole question (ids allow 200 characters), so a shortened title still asks all of it. */

@@ -1,18 +1,27 @@
 import { type AnswerEvent, type AnswerFinal, ChatbotApiError } from "../client/index.js";
 import { askWithRecovery } from "./ask-with-recovery.js";
 import { type Attached, type BotState, type BridgeParts, sendFinal } from "./bridge-parts.js";
-import type { OutgoingText } from "./channel.js";
+import { ChannelError, type OutgoingText } from "./channel.js";
 import { commandIn } from "./commands.js";
 import type { HandoffBot } from "./handoff/handoff-routing.js";
 import type { InboundMessage, ReplyTarget } from "./inbound.js";
 import type { JobLedger } from "./job-ledger.js";
 import { isLimitRefusal, limitRefusalText } from "./limit-refusal.js";
+import { CARD_ACTIONS, similarHomesQuestion } from "./listings/card-actions.js";
+import type { ListingCard } from "./listings/listing-card.js";
+import { listingReferences } from "./listings/listing-references.js";
 import type { MediaPlan, MediaQuestion } from "./media/media-pipeline.js";
 import { refusalText } from "./media/refusals.js";
 import { type AnswerProgress, streamReply } from "./reply/reply-streamer.js";
 
 /** Longest time the files of one question may take to download, convert and upload (a 100 MB video included). */
 const MEDIA_TIMEOUT_MS = 120_000;
+
+/**
+ * Longest time the listing cards of one answer may take to look up; the answer was delivered before, but the
+ * conversation's next message waits for its turn.
+ */
+const CARDS_LOOKUP_MS = 10_000;
 
 /** A job of a conversation, as its holder runs it. */
 export interface Job {
@@ -39,6 +48,14 @@ interface AskRecord {
   progress?: AnswerProgress | undefined;
   /** Set when the answer is delivered: the text, as the transcript takes it. */
   delivered?: string | undefined;
+  /** The user stopped the answer: no cards follow what was shown of it. */
+  stopped?: boolean | undefined;
+}
+
+/** What the ledger keeps of an answer's listing cards: the cards looked up once, and how many were sent. */
+interface CardsRecord {
+  cards: ListingCard[];
+  sent: number;
 }
 
 /**
@@ -71,7 +88,7 @@ export class AnswerJob {
     }
     const { conversation, ledger, fence } = this.#job;
     // Merged messages are asked as one question, in the order they came.
-    const text = this.#batch
+    let text = this.#batch
       .map((message) => message.text.trim())
       .filter(Boolean)
       .join("\n");
@@ -87,6 +104,10 @@ export class AnswerJob {
       if (command) {
         await this.#sendOnce("greeting", attached, last.target, await bot.greeter.greeting());
         return;
+      }
+      // A tap on a listing card's button asks the question it stands for, built once from the listing.
+      if (this.#batch.some((message) => message.cardAction)) {
+        text = await this.#once("card-questions", () => this.#cardQuestions(bot));
       }
       // A message the handoff desk answers (a request for a person) gets the greeting first, on its own.
       const greetFirst = firstContact
@@ -167,6 +188,70 @@ export class AnswerJob {
     };
   }
 
+  /** The batch's text with each tap on a card's button as the question it asks ("Similar homes": like that listing). */
+  async #cardQuestions(bot: BotState): Promise<string> {
+    const texts = await Promise.all(
+      this.#batch.map(async (message) => {
+        const tap = message.cardAction;
+        if (!tap) return message.text.trim();
+        const item = await bot.listings.listing(tap.mlsNumber);
+        return item ? similarHomesQuestion(item) : message.text.trim();
+      }),
+    );
+    return texts.filter(Boolean).join("\n");
+  }
+
+  /**
+   * The listing cards of a delivered answer, after its text: looked up once (the cards go into the ledger before the
+   * first is sent), sent in the channel's groups through the pacer like any final, each group recorded once sent, so
+   * a resumed job sends none of them twice. A group whose image the platform refused goes again as text; any other
+   * failure ends the cards quietly — the answer itself was delivered.
+   */
+  async #cards(attached: Attached, bot: BotState, answer: string, index: number): Promise<void> {
+    const surface = attached.channel.cards;
+    const { config, log, metrics } = this.#parts;
+    const { ledger, fence, conversation } = this.#job;
+    if (!surface || config.listingCardsMax <= 0) return;
+    const step = `cards:${index}`;
+    let record = ledger.step<CardsRecord>(step);
+    if (!record) {
+      const references = listingReferences(answer);
+      const cards = references.length === 0 ? [] : await lookUpCards(bot, references, config.listingCardsMax);
+      record = { cards, sent: 0 };
+      await ledger.record(step, record);
+    }
+    const target = this.#last.target;
+    const perMessage = Math.max(1, surface.perMessage);
+    const send = (cards: ListingCard[]) =>
+      attached.pacer.schedule(
+        target,
+        "final",
+        () => {
+          fence.throwIfAborted();
+          return surface.send(target, cards, CARD_ACTIONS);
+        },
+        undefined,
+        { operation: "send" },
+      );
+    while (record.sent < record.cards.length) {
+      const group = record.cards.slice(record.sent, record.sent + perMessage);
+      try {
+        await send(group).catch((error: unknown) => {
+          if (!(error instanceof ChannelError && error.kind === "media") || fence.aborted) throw error;
+          log.info({ conversation, reason: error.message }, "a listing card's image was refused: sent as text");
+          return send(group.map((card) => ({ ...card, image: undefined })));
+        });
+        metrics.messagesOut.inc({ channel: attached.channel.name });
+        record.sent += group.length;
+      } catch (error) {
+        if (fence.aborted) throw error;
+        log.warn({ err: error, conversation }, "the listing cards could not be sent");
+        record.sent = record.cards.length;
+      }
+      await ledger.record(step, record);
+    }
+  }
+
   /** The questions to ask: the text, or what the files became (downloaded, converted and uploaded once). */
   async #plan(attached: Attached, bot: BotState, text: string): Promise<MediaPlan> {
     if (!this.#batch.some((message) => message.media.length > 0)) {
@@ -199,7 +284,11 @@ export class AnswerJob {
     const message = this.#last;
     const step = `ask:${index}`;
     const stored = ledger.step<AskRecord>(step);
-    if (stored?.delivered !== undefined) return stored.sessionId;
+    if (stored?.delivered !== undefined) {
+      // Delivered by an earlier holder: what follows the text (cards, the handoff's follow-up) continues.
+      await this.#afterDelivery(attached, bot, stored, index);
+      return stored.sessionId;
+    }
     const record: AskRecord = stored ?? { sessionId, asked: false };
     const stopper = this.#parts.stoppers.begin(conversation);
     // Stopped by the user: end quietly with the text so far. Timed out: the apology follows.
@@ -245,19 +334,11 @@ export class AnswerJob {
       // An answer with no text at all would leave the user in silence.
       if (result.messages === 0 && !stopper.signal.aborted) throw new Error("the chatbot's answer was empty");
       record.delivered = result.delivered;
+      if (stopper.signal.aborted) record.stopped = true;
       await ledger.record(step, record);
       metrics.messagesOut.inc({ channel: message.channel }, result.messages);
       metrics.answerSeconds.observe({ channel: message.channel }, (Date.now() - started) / 1000);
-      if (!ledger.has(`answered:${index}`)) {
-        await this.#parts.handoff.answered(
-          conversation,
-          result.delivered,
-          record.final?.noAnswer === true,
-          bot.settings,
-          (text) => sendFinal(this.#parts, attached, message.target, text, fence),
-        );
-        await ledger.record(`answered:${index}`, true);
-      }
+      await this.#afterDelivery(attached, bot, record, index);
       return record.sessionId;
     } catch (error) {
       if (fence.aborted || !stopper.signal.aborted) throw error;
@@ -266,6 +347,21 @@ export class AnswerJob {
       stopper.end();
       metrics.activeStreams.dec();
     }
+  }
+
+  /**
+   * What follows a delivered answer, each a step of its own: the listing cards it names (after the text, never
+   * before it), then the handoff desk's follow-up.
+   */
+  async #afterDelivery(attached: Attached, bot: BotState, record: AskRecord, index: number): Promise<void> {
+    const { conversation, ledger, fence } = this.#job;
+    const delivered = record.delivered ?? "";
+    if (!record.stopped) await this.#cards(attached, bot, delivered, index);
+    if (ledger.has(`answered:${index}`)) return;
+    await this.#parts.handoff.answered(conversation, delivered, record.final?.noAnswer === true, bot.settings, (text) =>
+      sendFinal(this.#parts, attached, this.#last.target, text, fence),
+    );
+    await ledger.record(`answered:${index}`, true);
   }
 
   /**
@@ -335,6 +431,23 @@ export class AnswerJob {
 /** A greeting as markdown to open an answer with: plain text has the characters markdown would read escaped. */
 function asMarkdown(text: OutgoingText): string {
   return text.format === "markdown" ? text.text : text.text.replace(/([\\`*_[\]<>#~|])/g, "\\$1");
+}
+
+/** The cards of `references`, or none when the lookup takes longer than {@link CARDS_LOOKUP_MS}. */
+async function lookUpCards(
+  bot: BotState,
+  references: ReturnType<typeof listingReferences>,
+  max: number,
+): Promise<ListingCard[]> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<ListingCard[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), CARDS_LOOKUP_MS);
+  });
+  try {
+    return await Promise.race([bot.listings.cardsFor(references, max), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A complete answer from the ledger, as the stream it came in would end. */

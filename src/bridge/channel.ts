@@ -1,4 +1,6 @@
 import type { MediaRef, ReplyTarget } from "./inbound.js";
+import type { CardAction } from "./listings/card-actions.js";
+import type { ListingCard } from "./listings/listing-card.js";
 
 /** How a media download is bounded. */
 export interface DownloadOptions {
@@ -89,6 +91,8 @@ export type ChannelErrorKind =
   | "not_modified"
   /** The platform refused the formatting: send the same text as plain text. */
   | "format"
+  /** The platform could not fetch or take an image of the message (a listing card's photo): send it without. */
+  | "media"
   /** The user blocked the bot, the chat is gone, the token is wrong…: do not retry. */
   | "rejected"
   /** Network or 5xx: may be retried. */
@@ -142,6 +146,22 @@ export interface NativeStream {
 }
 
 /**
+ * Listing cards shown natively after an answer (see "Listing cards" in docs/bridge.md). Each call of {@link send} is
+ * one paced send, so it makes one platform call.
+ */
+export interface CardSurface {
+  /** Cards one message holds: the bridge sends an answer's cards in groups of this size, one {@link send} each. */
+  readonly perMessage: number;
+  /**
+   * Shows `cards`: each with its photo when it has an `image`, its facts, a "Details" link to its page and a button
+   * per action in `actions` (in that order), whose tap comes back as an {@link InboundMessage} with its `cardAction`.
+   * A card without `image` goes as text with the same link and buttons. Throws ChannelError `media` when the
+   * platform could not fetch or take an image: the bridge then sends the same cards again without their images.
+   */
+  send(target: ReplyTarget, cards: readonly ListingCard[], actions: readonly CardAction[]): Promise<SentMessage>;
+}
+
+/**
  * A messaging platform as the bridge sees it. Adapters implement it; the bridge core never imports an
  * adapter. Every operation throws {@link ChannelError} on failure.
  */
@@ -165,6 +185,11 @@ export interface Channel {
   measure?(markdown: string): number;
   /** Present when {@link ChannelCapabilities.nativeStream} can be true. */
   readonly stream?: NativeStream;
+  /**
+   * Present where the platform shows listing cards after an answer through the bridge (the web chat shows its own,
+   * as it follows each message's text).
+   */
+  readonly cards?: CardSurface;
   /**
    * Fetches a media file's bytes, never more than `maxBytes` (throws {@link MediaTooLargeError} from the
    * platform's declared size before any transfer, or as soon as the stream passes the cap), sending the

@@ -1,3 +1,5 @@
+import type { CardAction } from "./listings/card-actions.js";
+
 /**
  * A file the user sent, as the platform describes it; downloaded only when the media pipeline needs it. What the
  * platform declares (kind, type, size, duration) only serves to refuse early without a download: the bytes decide.
@@ -58,6 +60,11 @@ export interface InboundMessage {
    * (which arrive as separate messages). The bridge waits briefly for the rest before asking once.
    */
   album?: string | undefined;
+  /**
+   * A tap on a button under a listing card: what it asks for and of which listing. The bridge asks the chatbot the
+   * question it stands for (built from the listing in the job's turn); `text` holds a short form of it meanwhile.
+   */
+  cardAction?: { action: CardAction; mlsNumber: string } | undefined;
   receivedAt: Date;
 }
 

@@ -148,6 +148,41 @@ describe("SlackEmulator calls", () => {
     expect(emulator.calls.every((call) => !call.ok && call.status === 200)).toBe(true);
   });
 
+  it("checks image accessories and buttons, refusing an image it cannot download with invalid_blocks", async () => {
+    const { emulator, client } = await start();
+    type Blocks = { type: string; [key: string]: unknown }[];
+    const card = (imageUrl: string, buttons: object[]): Blocks => [
+      {
+        type: "section",
+        text: { type: "mrkdwn", text: "*$450,000*" },
+        accessory: { type: "image", image_url: imageUrl, alt_text: "12 Oak St" },
+      },
+      { type: "actions", elements: buttons },
+    ];
+    const details = {
+      type: "button",
+      action_id: "d",
+      text: { type: "plain_text", text: "Details" },
+      url: "https://h.test/1",
+    };
+    const similar = { type: "button", action_id: "s", text: { type: "plain_text", text: "Similar homes" }, value: "v" };
+    await client.chat.postMessage({
+      channel: "C1",
+      text: "card",
+      blocks: card("https://img.test/1.jpg", [details, similar]),
+    });
+    expect(emulator.messagesIn("C1")).toHaveLength(1);
+    emulator.unreachableImages.add("https://img.test/gone.jpg");
+    const post = (blocks: Blocks) => refusal(client.chat.postMessage({ channel: "C1", text: "card", blocks }));
+    expect(await post(card("https://img.test/gone.jpg", [details]))).toBe("invalid_blocks");
+    expect(await post(card("img/1.jpg", [details]))).toBe("invalid_blocks");
+    expect(await post(card("https://img.test/1.jpg", [details, details]))).toBe("invalid_blocks");
+    expect(await post(card("https://img.test/1.jpg", [{ ...similar, text: { type: "mrkdwn", text: "x" } }]))).toBe(
+      "invalid_blocks",
+    );
+    expect(emulator.messagesIn("C1")).toHaveLength(1);
+  });
+
   it("decodes the blocks WebClient JSON-encodes into its form body", async () => {
     const { emulator, client } = await start();
     const blocks = [{ type: "section", text: { type: "mrkdwn", text: "*hi*" } }];

@@ -101,6 +101,8 @@ export class SlackEmulator {
   readonly botId: string;
   /** Every call in arrival order, including refused and rate-limited ones. */
   readonly calls: SlackCall[] = [];
+  /** Image URLs Slack cannot download: a post whose blocks show one is refused with `invalid_blocks`. */
+  readonly unreachableImages = new Set<string>();
   readonly #server: Server;
   readonly #limits: SlackLimits;
   #rateLimits: SlackRateLimits;
@@ -344,12 +346,13 @@ export class SlackEmulator {
 
   #postMessage(params: Params, at: number): object {
     const channel = this.#postableChannel(params);
-    const message = this.#addMessage(channel, filledParam(params.thread_ts), messageContent(params), at);
+    const content = messageContent(params, this.unreachableImages);
+    const message = this.#addMessage(channel, filledParam(params.thread_ts), content, at);
     return { channel, ts: message.ts, message: this.#messageJson(message) };
   }
 
   #update(params: Params, at: number): object {
-    const content = messageContent(params);
+    const content = messageContent(params, this.unreachableImages);
     const message = this.#message(params);
     if (message.streaming) throw refuse("cant_update_message");
     const changed =

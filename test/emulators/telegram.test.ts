@@ -231,6 +231,72 @@ describe("TelegramEmulator calls", () => {
   });
 });
 
+describe("TelegramEmulator photos and inline buttons", () => {
+  const keyboard = {
+    inline_keyboard: [
+      [
+        { text: "Details", url: "https://homes.test/listing/1" },
+        { text: "Similar homes", callback_data: "card:similar:1" },
+      ],
+    ],
+  };
+
+  it("sends a photo with its caption and inline keyboard, refusing an unreachable URL and a long caption", async () => {
+    const { emulator, api } = await start();
+    const sent = await api.sendPhoto(5, "https://images.test/1.jpg", {
+      caption: "<b>$450,000</b> · 3 beds",
+      parse_mode: "HTML",
+      reply_markup: keyboard,
+    });
+    expect(sent).toMatchObject({ message_id: 1, caption: "$450,000 · 3 beds", reply_markup: keyboard });
+    expect(emulator.messagesIn(5)).toMatchObject([
+      { photo: "https://images.test/1.jpg", text: "$450,000 · 3 beds", replyMarkup: keyboard },
+    ]);
+    emulator.unreachablePhotos.add("https://images.test/gone.jpg");
+    const gone = await refusal(api.sendPhoto(5, "https://images.test/gone.jpg"));
+    expect(gone.description).toBe("Bad Request: wrong file identifier/HTTP URL specified");
+    const long = await refusal(api.sendPhoto(5, "https://images.test/1.jpg", { caption: "x".repeat(1025) }));
+    expect(long.description).toBe("Bad Request: message caption is too long");
+    const data = await refusal(
+      api.sendMessage(5, "hi", {
+        reply_markup: { inline_keyboard: [[{ text: "Too long", callback_data: "x".repeat(65) }]] },
+      }),
+    );
+    expect(data.description).toBe("Bad Request: BUTTON_DATA_INVALID");
+  });
+
+  it("sends a media group of 2-10 photos, each a message counted by the flood control, without buttons", async () => {
+    const { emulator, api } = await start({ privateChat: { perSecond: 0.001, burst: 3 } });
+    const photo = (n: number) => ({ type: "photo" as const, media: `https://images.test/${n}.jpg` });
+    const one = await refusal(api.sendMediaGroup(5, [photo(1)]));
+    expect(one.description).toBe("Bad Request: media must include 2-10 items");
+    const group = await api.sendMediaGroup(5, [photo(1), photo(2), { ...photo(3), caption: "Three" }]);
+    expect(group.map((message) => message.message_id)).toEqual([1, 2, 3]);
+    expect(emulator.messagesIn(5).map((message) => [message.photo, message.text])).toEqual([
+      ["https://images.test/1.jpg", ""],
+      ["https://images.test/2.jpg", ""],
+      ["https://images.test/3.jpg", "Three"],
+    ]);
+    // Three photos spent the chat's burst of three.
+    expect((await refusal(api.sendMessage(5, "more"))).error_code).toBe(429);
+  });
+
+  it("delivers a tap on a button as a callback_query, answered once with answerCallbackQuery", async () => {
+    const { emulator, api } = await start();
+    await api.sendMessage(5, "card", { reply_markup: keyboard });
+    const tap = emulator.tap(5, 1, "card:similar:1");
+    expect(tap.callback_query).toMatchObject({
+      data: "card:similar:1",
+      from: { id: 5, is_bot: false },
+      message: { message_id: 1, chat: { id: 5 }, reply_markup: keyboard },
+    });
+    expect(await api.answerCallbackQuery(tap.callback_query.id)).toBe(true);
+    const again = await refusal(api.answerCallbackQuery(tap.callback_query.id));
+    expect(again.description).toBe("Bad Request: query is too old and response timeout expired or query ID is invalid");
+    expect(emulator.answeredQueries).toEqual([{ id: tap.callback_query.id, text: undefined }]);
+  });
+});
+
 describe("TelegramEmulator flood control", () => {
   it("gives a private chat a bucket of 4 calls refilled at 1 per second, shared by all message calls", async () => {
     const { emulator, api } = await start({});

@@ -41,6 +41,10 @@ export interface EmulatedMessage {
   replyToMessageId: number | undefined;
   /** Successful edits so far. */
   edits: number;
+  /** A photo message (sendPhoto, or one of a sendMediaGroup's): the photo as sent (a URL or file_id); its caption is `text`. */
+  photo?: string | undefined;
+  /** The media group a photo of a sendMediaGroup belongs to. */
+  mediaGroupId?: string | undefined;
   /** performance.now() */
   sentAt: number;
   editedAt: number | undefined;
@@ -77,6 +81,13 @@ export interface EmulatedWebhook {
 }
 
 const NOT_FOUND = { ok: false, error_code: 404, description: "Not Found" };
+
+/** "Photo caption …, 0-1024 characters after entities parsing" (https://core.telegram.org/bots/api#sendphoto). */
+const MAX_CAPTION_LENGTH = 1024;
+/** sendMediaGroup: "an array describing messages to be sent, must include 2-10 items". */
+const MEDIA_GROUP_SIZE = { min: 2, max: 10 };
+/** InlineKeyboardButton.callback_data: "1-64 bytes". */
+const MAX_CALLBACK_DATA_BYTES = 64;
 
 const DEFAULT_LIMITS: EmulatorLimits = {
   privateChat: { perSecond: 1, burst: 4 },
@@ -139,6 +150,14 @@ export class TelegramEmulator {
   #deliveries = new Agent({ connections: DEFAULT_MAX_CONNECTIONS });
   #updates: { update_id: number }[] = [];
   #nextUpdateId = 1;
+  /** Photo URLs Telegram cannot fetch: sendPhoto and sendMediaGroup refuse them as Telegram does. */
+  readonly unreachablePhotos = new Set<string>();
+  /** Callback queries delivered and not answered yet, by id. */
+  readonly #openQueries = new Set<string>();
+  /** answerCallbackQuery calls accepted, in order. */
+  readonly answeredQueries: { id: string; text: string | undefined }[] = [];
+  #nextQueryId = 1;
+  #nextMediaGroup = 1;
   /** The pending long poll; Telegram serves one getUpdates at a time. */
   #poll: { timer: NodeJS.Timeout; settle(error?: ApiError): void } | undefined;
 
@@ -169,6 +188,16 @@ export class TelegramEmulator {
       sendMessage: (params, at) => this.#sendMessage(params, at),
       sendMessageDraft: (params, at) => this.#sendMessageDraft(params, at),
       editMessageText: (params, at) => this.#editMessageText(params, at),
+      sendPhoto: (params, at) => this.#sendPhoto(params, at),
+      sendMediaGroup: (params, at) => this.#sendMediaGroup(params, at),
+      answerCallbackQuery: (params) => {
+        const id = String(params.callback_query_id ?? "");
+        if (!this.#openQueries.delete(id)) {
+          throw badRequest("query is too old and response timeout expired or query ID is invalid");
+        }
+        this.answeredQueries.push({ id, text: stringOrUndefined(params.text) });
+        return true;
+      },
       sendChatAction: (params, at) => {
         if (!CHAT_ACTIONS.has(String(params.action))) throw badRequest("wrong parameter action in request");
         const chatId = chatIdOf(params);
@@ -254,6 +283,33 @@ export class TelegramEmulator {
       body: JSON.stringify(this.#incoming(update)),
     });
     return { status: response.status, body: parseJson(await response.text()) };
+  }
+
+  /**
+   * A callback_query update: `from` taps the inline button with `data` under the bot's message `messageId` in
+   * `chatId` (the message goes along as Telegram sends it). Deliver it with {@link deliver} or {@link enqueue}.
+   */
+  tap(
+    chatId: number,
+    messageId: number,
+    data: string,
+    from = { id: chatId, first_name: "Ana" },
+  ): { update_id: number; callback_query: { id: string; data: string; [key: string]: unknown } } {
+    const message = this.#chats.get(chatId)?.messages[messageId - 1];
+    if (!message) throw new Error(`TelegramEmulator.tap: no message ${messageId} in chat ${chatId}`);
+    const id = String(this.#nextQueryId++);
+    this.#openQueries.add(id);
+    // Numbered now, so that delivering it again is a re-delivery of the same update.
+    return {
+      update_id: this.#nextUpdateId++,
+      callback_query: {
+        id,
+        from: { is_bot: false, ...from },
+        chat_instance: `instance-${chatId}`,
+        message: this.#messageJson(message),
+        data,
+      },
+    };
   }
 
   /**
@@ -391,6 +447,7 @@ export class TelegramEmulator {
 
   #sendMessage(params: Params, at: number): object {
     const text = this.#sendableText(params);
+    checkKeyboard(params.reply_markup);
     const chatId = chatIdOf(params);
     return this.#flooded(chatId, at, () => {
       const chat = this.#chat(chatId);
@@ -449,6 +506,83 @@ export class TelegramEmulator {
     });
   }
 
+  /**
+   * sendPhoto with a photo by URL or file_id: a URL in {@link unreachablePhotos} is refused as Telegram refuses one
+   * it cannot fetch, a caption over 1024 visible characters as too long; the inline keyboard is checked.
+   */
+  #sendPhoto(params: Params, at: number): object {
+    const photo = this.#photo(params.photo);
+    const caption = this.#caption(params.caption, params.parse_mode);
+    checkKeyboard(params.reply_markup);
+    const chatId = chatIdOf(params);
+    return this.#flooded(chatId, at, () => this.#messageJson(this.#addPhoto(chatId, photo, caption, params, at)));
+  }
+
+  /**
+   * sendMediaGroup: 2-10 photos (InputMediaPhoto), each a message of the group and each counted by the flood control;
+   * it takes no reply_markup (buttons cannot be attached to a media group).
+   */
+  #sendMediaGroup(params: Params, at: number): object[] {
+    const media = typeof params.media === "string" ? parseJson(params.media) : params.media;
+    if (!Array.isArray(media) || media.length < MEDIA_GROUP_SIZE.min || media.length > MEDIA_GROUP_SIZE.max) {
+      throw badRequest("media must include 2-10 items");
+    }
+    const photos = media.map((item: Params) => {
+      if (item?.type !== "photo") throw badRequest("unsupported media type in the group");
+      return { photo: this.#photo(item.media), caption: this.#caption(item.caption, item.parse_mode), item };
+    });
+    const chatId = chatIdOf(params);
+    const group = String(this.#nextMediaGroup++);
+    return this.#flooded(chatId, at, () => {
+      const sent = photos.map(({ photo, caption, item }) => {
+        const message = this.#addPhoto(chatId, photo, caption, { ...params, ...item, reply_markup: undefined }, at);
+        message.mediaGroupId = group;
+        return this.#messageJson(message);
+      });
+      // Every photo of the group is a message to the flood control (the first was counted by #flooded).
+      for (let n = 1; n < sent.length; n++) this.#flood.count(chatId, at);
+      return sent;
+    });
+  }
+
+  #photo(value: unknown): string {
+    const photo = typeof value === "string" ? value.trim() : "";
+    if (photo === "") throw badRequest("there is no photo in the request");
+    if (this.unreachablePhotos.has(photo)) throw badRequest("wrong file identifier/HTTP URL specified");
+    if (!/^https?:\/\//i.test(photo) && !this.#files.has(photo)) {
+      throw badRequest("wrong remote file identifier specified: Wrong string length");
+    }
+    return photo;
+  }
+
+  #caption(value: unknown, parseMode: unknown): { text: string; raw: string } {
+    if (value === undefined || value === "") return { text: "", raw: "" };
+    const raw = String(value);
+    const text = parse(raw, parseMode);
+    if ([...text].length > MAX_CAPTION_LENGTH) throw badRequest("message caption is too long");
+    return { text, raw };
+  }
+
+  #addPhoto(chatId: number, photo: string, caption: { text: string; raw: string }, params: Params, at: number) {
+    const chat = this.#chat(chatId);
+    const message: EmulatedMessage = {
+      messageId: chat.messages.length + 1,
+      chatId,
+      text: caption.text,
+      rawText: caption.raw,
+      parseMode: stringOrUndefined(params.parse_mode),
+      replyMarkup: params.reply_markup,
+      threadId: integer(params.message_thread_id),
+      replyToMessageId: undefined,
+      edits: 0,
+      sentAt: at,
+      editedAt: undefined,
+      photo,
+    };
+    chat.messages.push(message);
+    return message;
+  }
+
   #sendMessageDraft(params: Params, at: number): true {
     const text = this.#sendableText(params);
     const chatId = chatIdOf(params);
@@ -469,7 +603,16 @@ export class TelegramEmulator {
       ...(message.editedAt !== undefined && { edit_date: unixTime(message.editedAt) }),
       chat: { id: message.chatId, type: message.chatId > 0 ? "private" : "supergroup" },
       from: { id: this.bot.id, is_bot: true, first_name: this.bot.first_name, username: this.bot.username },
-      text: message.text,
+      ...(message.photo === undefined
+        ? { text: message.text }
+        : {
+            photo: [
+              { file_id: `photo-${message.chatId}-${message.messageId}`, file_unique_id: "p", width: 800, height: 600 },
+            ],
+            ...(message.text !== "" && { caption: message.text }),
+          }),
+      // Messages carry their inline keyboard, as on Telegram (reply keyboards are not part of a message).
+      ...(isInlineKeyboard(message.replyMarkup) && { reply_markup: message.replyMarkup }),
       ...(message.threadId !== undefined && { message_thread_id: message.threadId }),
     };
   }
@@ -555,6 +698,36 @@ function integer(value: unknown): number | undefined {
 const flag = (value: unknown) => value === true || value === "true";
 const stringOrUndefined = (value: unknown) => (typeof value === "string" ? value : undefined);
 const unixTime = (at: number) => Math.floor((performance.timeOrigin + at) / 1000);
+
+const isInlineKeyboard = (markup: unknown) =>
+  typeof markup === "object" && markup !== null && "inline_keyboard" in markup;
+
+/**
+ * Refuses an inline keyboard Telegram would: a button needs a text and exactly one kind (here `url` as http(s), or
+ * `callback_data` of 1-64 bytes). Reply keyboards pass unchecked.
+ */
+function checkKeyboard(markup: unknown): void {
+  const rows = (markup as { inline_keyboard?: unknown } | undefined)?.inline_keyboard;
+  if (rows === undefined) return;
+  if (!Array.isArray(rows)) throw badRequest('field "inline_keyboard" must be an Array');
+  for (const button of rows.flat() as Params[]) {
+    if (typeof button?.text !== "string" || button.text === "")
+      throw badRequest("can't parse inline keyboard button: Text must be non-empty");
+    if (button.url !== undefined && !/^https?:\/\/[^\s]+$/i.test(String(button.url))) {
+      throw badRequest("inline keyboard button URL is invalid");
+    }
+    const data = button.callback_data;
+    if (
+      data !== undefined &&
+      (typeof data !== "string" || data === "" || Buffer.byteLength(data) > MAX_CALLBACK_DATA_BYTES)
+    ) {
+      throw badRequest("BUTTON_DATA_INVALID");
+    }
+    if ((button.url === undefined) === (data === undefined)) {
+      throw badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard");
+    }
+  }
+}
 
 /** The chat of a call; only numeric ids exist here, the emulator knows no @usernames. */
 function chatIdOf(params: Params): number {

@@ -46,7 +46,11 @@ const MAX = {
   rowTitle: 24,
   rowDescription: 72,
   footer: 60,
+  headerText: 60,
 };
+
+/** Header types of a reply-button message; lists take a text header only. */
+const HEADER_MEDIA = new Set(["image", "video", "document"]);
 
 const MEDIA_TYPES = new Set(["image", "audio", "document"]);
 
@@ -100,6 +104,7 @@ function interactive(value: unknown): Json {
   if (interactive.footer !== undefined) {
     string(object(interactive.footer, "interactive.footer").text, "interactive.footer.text", MAX.footer);
   }
+  if (interactive.header !== undefined) header(interactive.header, interactive.type === "button");
   if (interactive.type === "button") {
     string(body.text, "interactive.body.text", MAX.buttonBody);
     const buttons = array(action.buttons, "interactive.action.buttons", MAX.buttons);
@@ -136,6 +141,28 @@ function interactive(value: unknown): Json {
     throw invalidParameter(`interactive.type ${JSON.stringify(interactive.type)} is not supported`);
   }
   return interactive;
+}
+
+/**
+ * An interactive message's header: text (up to 60 characters), or for reply buttons an image, video or document
+ * given by uploaded `id` or public `link`, as a media message's object.
+ */
+function header(value: unknown, mediaAllowed: boolean): void {
+  const { type, text, ...rest } = object(value, "interactive.header");
+  if (type === "text") {
+    string(text, "interactive.header.text", MAX.headerText);
+    return;
+  }
+  if (!mediaAllowed || typeof type !== "string" || !HEADER_MEDIA.has(type)) {
+    throw invalidParameter(`interactive.header.type ${JSON.stringify(type)} is not supported here`);
+  }
+  const { id, link } = object(rest[type], `interactive.header.${type}`);
+  if ((id === undefined) === (link === undefined)) {
+    throw invalidParameter(`interactive.header.${type} needs exactly one of id and link`);
+  }
+  if (link !== undefined && !/^https?:\/\/\S+$/i.test(String(link))) {
+    throw invalidParameter(`interactive.header.${type}.link must be an http(s) URL`);
+  }
 }
 
 function media(value: unknown, type: string): OutgoingMedia {

@@ -141,6 +141,24 @@ describe("WhatsAppEmulator Graph API", () => {
     expect(emulator.sentTo(USER)[0]?.interactive).toEqual(list("Row").interactive);
   });
 
+  it("takes reply buttons with an image header by link, refusing a malformed header or a list with media", async () => {
+    const { emulator, send } = await start();
+    const withHeader = (header: object, type = "button") => {
+      const message = buttons(["Similar homes"]) as { interactive: Record<string, unknown> };
+      return { ...message, interactive: { ...message.interactive, type, header } };
+    };
+    const image = { type: "image", image: { link: "https://images.test/1.jpg" } };
+    expect((await send(withHeader(image))).status).toBe(200);
+    expect(emulator.sentTo(USER)[0]?.interactive).toMatchObject({ header: image });
+    const both = { type: "image", image: { link: "https://images.test/1.jpg", id: "123" } };
+    expect((await send(withHeader(both))).json.error.error_data.details).toContain("exactly one of id and link");
+    const notUrl = { type: "image", image: { link: "images/1.jpg" } };
+    expect((await send(withHeader(notUrl))).json.error.error_data.details).toContain("http(s) URL");
+    expect((await send(withHeader({ type: "text", text: "x".repeat(61) }))).json.error.error_data.details).toContain(
+      "interactive.header.text",
+    );
+  });
+
   it("records read receipts with and without the typing indicator, outside any limit", async () => {
     const { emulator, send } = await start({ perNumber: { max: 1, windowMs: 60_000 } });
     const read = { status: "read", message_id: "wamid.IN1" };

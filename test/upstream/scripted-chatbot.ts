@@ -1,3 +1,4 @@
+import type { ListingListItem } from "../../src/api/types.js";
 import type { ChatbotSettings } from "../../src/client/index.js";
 import { answerObjects, FakeChatbotApi, framings, sendEnvelope } from "./fake-chatbot-api.js";
 
@@ -48,6 +49,46 @@ export function describingTheAsk(question: string, ask: RecordedAsk): AnswerScri
   return { fragments: [`${ask.chatAskType} with ${ask.fileIds.length} file(s)`, question ? `: ${question}` : ""] };
 }
 
+/**
+ * A RealEstateList item with every field set as the API sends it (strings), `overrides` over a 3-bedroom house for
+ * sale in Austin at $450,000 whose page is `https://homes.test/listing/<mls in lower case>`.
+ */
+export function listingItem(mlsNumber: string, overrides: Partial<ListingListItem> = {}): ListingListItem {
+  return {
+    ID: 1,
+    PropertyType: "House",
+    SaleType: "for_sale",
+    Status: "Active",
+    Images: `https://images.homes.test/${mlsNumber.toLowerCase()}-1.jpg,https://images.homes.test/${mlsNumber.toLowerCase()}-2.jpg`,
+    CurrencySymbol: "$",
+    State: "TX",
+    City: "Austin",
+    Address: "12 Oak St",
+    ZIP: "78701",
+    Area: "",
+    Url: `https://homes.test/listing/${mlsNumber.toLowerCase()}`,
+    Tours: "",
+    MLSNumber: mlsNumber,
+    Description: "A bright house.",
+    SpaceType: "",
+    Price: "450000",
+    LATITUDE: null,
+    LONGITUDE: null,
+    Bathrooms: "2",
+    Bedrooms: "3",
+    YearBuilt: "1999",
+    DaysOnMarket: "4",
+    LotArea: "",
+    BuildingArea: "1850",
+    ParkingSpots: "1",
+    ExtensionColumn: "",
+    RentPrice: "",
+    DepositFee: "",
+    SalePrice: "450000",
+    ...overrides,
+  } as ListingListItem;
+}
+
 /** A file uploaded through the three steps (GetPreUploadUrl, PUT, UploadSuccess). */
 export interface RecordedUpload {
   fileStoreId: number;
@@ -70,6 +111,10 @@ export class ScriptedChatbot {
   /** GetSession calls so far, per serial number. */
   readonly sessions: { serialNumber: string; sessionId: number }[] = [];
   readonly uploads = new Map<number, RecordedUpload>();
+  /** What RealEstateList serves, filtered by MLSNumber when the request names one (paged otherwise). */
+  listings: ListingListItem[] = [];
+  /** RealEstateList requests so far, as sent. */
+  readonly listingQueries: Record<string, unknown>[] = [];
   /** The settings `Get` answers (WelcomeMessage, SuggestedMessage, TalkToHumanEmail…). */
   welcome: ChatbotSettings = { WelcomeMessage: "Welcome to **Homes**!", SuggestedMessage: "Homes for sale\nRentals" };
   answer: (question: string, ask: RecordedAsk) => AnswerScript = (question) => ({
@@ -121,6 +166,14 @@ export class ScriptedChatbot {
       sendEnvelope(res, [{ Key: "2", Value: "gpt-4o", Status: true }]),
     );
     this.api.route("POST", "/chat/Chatbot/ChatContentHistory", (_req, res) => sendEnvelope(res, []));
+    this.api.route("POST", "/chat/Chatbot/RealEstateList", (req, res) => {
+      const query = req.body as { MLSNumber?: string; PageNumber?: number; PageSize?: number };
+      this.listingQueries.push({ ...query });
+      const matching = this.listings.filter((item) => !query.MLSNumber || item.MLSNumber === query.MLSNumber);
+      const size = query.PageSize ?? 20;
+      const from = ((query.PageNumber ?? 1) - 1) * size;
+      sendEnvelope(res, { List: matching.slice(from, from + size), VirtualCount: matching.length });
+    });
     this.#routeUploads();
     this.api.route("POST", "/chat/Chat/ClientAsk", async (req, res) => {
       const body = req.body as { sessionID: number; content: string; chatAskType?: string | null; fileIds?: number[] };

@@ -105,6 +105,19 @@ export class ListingCards implements ListingCardLookup {
     return cards;
   }
 
+  /**
+   * The listing with MLS number `mlsNumber` (as a card's tap names it), from the same remembered lookups; undefined
+   * when there is none or it cannot be looked up now.
+   */
+  async listing(mlsNumber: string): Promise<ListingListItem | undefined> {
+    try {
+      return await this.#byMls(mlsNumber);
+    } catch (error) {
+      this.#report(error);
+      return undefined;
+    }
+  }
+
   /** A warning a minute at most (an API that is down fails every answer's lookup), the others at debug level. */
   #report(failure: unknown): void {
     const reason = failure instanceof Error ? failure.message : String(failure);

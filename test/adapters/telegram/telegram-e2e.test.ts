@@ -111,7 +111,7 @@ describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
     expect(telegram.webhook).toMatchObject({
       url: `${running.url}/webhooks/telegram`,
       secretToken: SECRET,
-      allowedUpdates: ["message", "stopped_message_generation"],
+      allowedUpdates: ["message", "stopped_message_generation", "callback_query"],
     });
     expect(running.channels.find((channel) => channel.name === "Telegram")).toMatchObject({ enabled: true });
   });

@@ -138,4 +138,42 @@ describe("TelegramInbound", () => {
     expect(calls).toBe(2);
     expect(accepted.map((message) => message.text)).toEqual(["hi", "how are you"]);
   });
+
+  it("takes a tap on a listing card's button as its question, and answers every tap", async () => {
+    const { sink, accepted } = recordingSink();
+    const answered: string[] = [];
+    const inbound = new TelegramInbound({
+      sink,
+      bot: FIXTURE_BOT,
+      botId: "default",
+      answerTap: async (id) => answered.push(id),
+    });
+    const card = { message_id: 44, chat: { id: -1001, type: "supergroup" }, date: 1 };
+    const tap = (update_id: number, id: string, data: string) => ({
+      update_id,
+      callback_query: {
+        id,
+        from: { id: 7, is_bot: false, first_name: "Ana" },
+        chat_instance: "x",
+        message: card,
+        data,
+      },
+    });
+    expect(await inbound.deliver(tap(70, "q1", "card:similar:TX-1001"))).toBe("accepted");
+    expect(await inbound.deliver(tap(70, "q1", "card:similar:TX-1001"))).toBe("duplicate");
+    // Data the bridge did not write (an old keyboard) is answered and ignored.
+    expect(await inbound.deliver(tap(71, "q2", "something-else"))).toBe("ignored");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(answered).toEqual(["q1", "q1", "q2"]);
+    expect(accepted).toEqual([
+      expect.objectContaining({
+        eventId: "70",
+        text: "Show me homes similar to MLS TX-1001",
+        cardAction: { action: "similar", mlsNumber: "TX-1001" },
+        // In a group the answer replies to the card.
+        target: { chatId: "-1001", isGroup: true, threadId: undefined, replyToMessageId: "44" },
+        user: expect.objectContaining({ id: "7", name: "Ana" }),
+      }),
+    ]);
+  });
 });

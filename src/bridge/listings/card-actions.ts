@@ -1,0 +1,76 @@
+import type { ListingListItem } from "../../api/types.js";
+
+/**
+ * The buttons under a listing card besides "Details" (a link to the listing's page, which needs no bridge): each
+ * comes back as a tap the bridge answers. "Book a viewing" joins here as a kind of its own when its flow exists.
+ */
+export type CardAction = "similar";
+
+/** The actions every card offers, in the order their buttons appear. */
+export const CARD_ACTIONS: readonly CardAction[] = ["similar"];
+
+/** What each button says; short enough for every platform (WhatsApp reply buttons: 20 characters). */
+export const CARD_ACTION_LABELS: Record<CardAction, string> = { similar: "Similar homes" };
+
+/** What the "Details" link says. */
+export const DETAILS_LABEL = "Details";
+
+const PREFIX = "card:";
+
+/**
+ * The id a button carries back (Telegram callback_data, WhatsApp reply id, Slack value): `card:<action>:<MLS>`.
+ * Undefined when it would be longer than `maxBytes` (Telegram's callback_data takes 64 bytes): that button is left
+ * out rather than cut.
+ */
+export function cardActionId(action: CardAction, mlsNumber: string, maxBytes = 64): string | undefined {
+  const id = `${PREFIX}${action}:${mlsNumber}`;
+  return Buffer.byteLength(id) <= maxBytes ? id : undefined;
+}
+
+/** The action and listing of a button's id, or undefined for any other id (a suggested question, an old id). */
+export function readCardActionId(id: string): { action: CardAction; mlsNumber: string } | undefined {
+  if (!id.startsWith(PREFIX)) return undefined;
+  const rest = id.slice(PREFIX.length);
+  const colon = rest.indexOf(":");
+  const action = rest.slice(0, colon);
+  const mlsNumber = rest.slice(colon + 1).trim();
+  if (colon < 0 || mlsNumber === "" || !(CARD_ACTIONS as readonly string[]).includes(action)) return undefined;
+  return { action: action as CardAction, mlsNumber };
+}
+
+/** What a tap's message reads until the bridge builds its question (and what it stays when the listing is gone). */
+export function cardActionText(action: CardAction, mlsNumber: string): string {
+  switch (action) {
+    case "similar":
+      return `Show me homes similar to MLS ${mlsNumber}`;
+  }
+}
+
+const whole = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
+/**
+ * The question "Similar homes" asks for a listing: same city and sale type, the price within ±20% and the bedrooms
+ * within one, as a person would write it, so any chatbot (the embedded engine, an LLM, the hosted platform) reads it.
+ * Criteria the listing leaves unset are left out.
+ */
+export function similarHomesQuestion(item: ListingListItem): string {
+  const mls = String(item.MLSNumber).trim();
+  const forRent = String(item.SaleType).toLowerCase().replace(/\s/g, "_") === "for_rent";
+  const parts: string[] = [];
+  const city = String(item.City ?? "").trim();
+  if (city) parts.push(`in ${city}`);
+  parts.push(forRent ? "for rent" : "for sale");
+  const price = Number(String(item.Price ?? "").trim() || Number.NaN);
+  if (Number.isFinite(price) && price > 0) {
+    const symbol = String(item.CurrencySymbol ?? "").trim();
+    const low = `${symbol}${whole.format(price * 0.8)}`;
+    const high = `${symbol}${whole.format(price * 1.2)}`;
+    parts.push(`about ${symbol}${whole.format(price)}${forRent ? " a month" : ""} (±20%: ${low} to ${high})`);
+  }
+  const beds = Number(String(item.Bedrooms ?? "").trim() || Number.NaN);
+  if (Number.isFinite(beds) && beds >= 0) {
+    const fewest = Math.max(0, Math.round(beds) - 1);
+    parts.push(`${fewest} to ${Math.round(beds) + 1} bedrooms`);
+  }
+  return `Show me homes similar to MLS ${mls}: ${parts.join(", ")}.`;
+}
