@@ -21,6 +21,8 @@ const DEMO_SETTINGS = {
   SuggestedMessage: "3 bedroom homes for sale in Austin\nRentals with parking in Denver\nWhat's the cheapest condo?",
   TalkToHumanResponseMessage: "Thanks! One of our agents will e-mail you shortly.",
   AIResponseLanguage: "English",
+  // The widget then shows both of what a visitor can send besides text: photos and push-to-talk.
+  EnablePushToTalk: true,
 };
 
 /**
