@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response, Router } from 
 import { z } from "zod";
 import { isPictureKind } from "../../src/api/chatbot-pictures.js";
 import type { ChatbotView } from "../../src/bridge/chatbot-link.js";
+import { contactLink, isContact } from "../../src/bridge/contact.js";
 import type { InboundMessage, InboundSink } from "../../src/bridge/inbound.js";
 import { etagMatches } from "../../src/etag-match.js";
 import { originAllowed, originRefusal, widgetCors } from "./origins.js";
@@ -22,19 +23,8 @@ import { privacyPolicy, widgetSettings } from "./widget-settings.js";
 
 const serialNumber = z.string().trim().min(1).max(64);
 
-const email = z.email();
-
 /** An e-mail address, or a phone number as people write it: 7 to 15 digits, a leading +, spaces, dots, dashes, (). */
-const contactField = z
-  .string()
-  .trim()
-  .max(254)
-  .refine(
-    (contact) =>
-      email.safeParse(contact).success ||
-      (/^\+?[\d\s().-]{7,20}$/.test(contact) && /^\d{7,15}$/.test(contact.replace(/\D/g, ""))),
-    "must be an e-mail address or a phone number",
-  );
+const contactField = z.string().trim().max(254).refine(isContact, "must be an e-mail address or a phone number");
 
 /** Files one message may carry: the photos one Image question takes (the chatbot API's limit). */
 export const MAX_FILES_PER_MESSAGE = 10;
@@ -73,8 +63,7 @@ function uploadKind(contentType: string | undefined): VisitorFileKind | undefine
 /** The visitor as the handoff sees them: their contact, and a link that reaches it. */
 function visitor(id: string, contact: string | undefined): InboundMessage["user"] {
   if (!contact) return { id };
-  const link = contact.includes("@") ? `mailto:${contact}` : `tel:${contact.replace(/[^\d+]/g, "")}`;
-  return { id, handle: contact, link };
+  return { id, handle: contact, link: contactLink(contact) };
 }
 
 /**

@@ -138,6 +138,12 @@ describe("Slack listing cards (Events API, emulator, scripted chatbot)", () => {
         text: { type: "plain_text", text: "Similar homes" },
         value: "card:similar:TX-1001",
       },
+      {
+        type: "button",
+        action_id: "chatbridge_card_viewing",
+        text: { type: "plain_text", text: "Book a viewing" },
+        value: "card:viewing:TX-1001",
+      },
     ]);
     // At most three: the fourth listing has no card.
     expect(messages.slice(1).map((message) => blocksOf(message)[0]?.text?.text.split("MLS ")[1])).toEqual([
@@ -194,6 +200,10 @@ describe("Slack listing cards (Events API, emulator, scripted chatbot)", () => {
     const [section, actions] = blocksOf(messages[1]);
     expect(section?.accessory).toBeUndefined();
     expect(section?.text?.text).toContain("$450,000 · 3 beds");
-    expect(actions?.elements?.map((button) => button.text.text)).toEqual(["Details", "Similar homes"]);
+    expect(actions?.elements?.map((button) => button.text.text)).toEqual([
+      "Details",
+      "Similar homes",
+      "Book a viewing",
+    ]);
   });
 });

@@ -95,7 +95,12 @@ describe("WhatsApp listing cards (Cloud API emulator, scripted chatbot)", () => 
       type: "button",
       header: { type: "image", image: { link: expect.stringMatching(/\/tx-1001\.jpg$/) } },
       footer: { text: "MLS TX-1001" },
-      action: { buttons: [{ type: "reply", reply: { id: "card:similar:TX-1001", title: "Similar homes" } }] },
+      action: {
+        buttons: [
+          { type: "reply", reply: { id: "card:similar:TX-1001", title: "Similar homes" } },
+          { type: "reply", reply: { id: "card:viewing:TX-1001", title: "Book a viewing" } },
+        ],
+      },
     });
     expect(card.body.text).toBe(
       "*$450,000 · 3 beds · 2 baths · 1,850 sq ft*\n12 Oak St, Austin, TX 78701\nHouse\nDetails: https://homes.test/listing/tx-1001",
@@ -130,6 +135,6 @@ describe("WhatsApp listing cards (Cloud API emulator, scripted chatbot)", () => 
     const card = messages[1]?.interactive as ButtonMessage;
     expect(card.header).toBeUndefined();
     expect(card.body.text).toContain("$450,000 · 3 beds");
-    expect(card.action.buttons.map((button) => button.reply.title)).toEqual(["Similar homes"]);
+    expect(card.action.buttons.map((button) => button.reply.title)).toEqual(["Similar homes", "Book a viewing"]);
   });
 });
