@@ -4,6 +4,7 @@ import { isPictureKind } from "../../src/api/chatbot-pictures.js";
 import type { ChatbotView } from "../../src/bridge/chatbot-link.js";
 import { contactLink, isContact } from "../../src/bridge/contact.js";
 import type { InboundMessage, InboundSink } from "../../src/bridge/inbound.js";
+import { cardActionText, readCardActionId } from "../../src/bridge/listings/card-actions.js";
 import { etagMatches } from "../../src/etag-match.js";
 import { originAllowed, originRefusal, widgetCors } from "./origins.js";
 import type { WebChannel } from "./outbound.js";
@@ -34,6 +35,8 @@ export const MAX_FILES_PER_MESSAGE = 10;
  * `contact` is how the team can reach the visitor, given with a request for a person: it becomes the user's handle
  * and link (mailto: or tel:), which the handoff mail shows and the lead records. `files` are ids of the visitor's
  * uploads (`POST /webchat/uploads`), sent in order with the text as their caption (which may then be empty).
+ * `cardAction` is a tap on a listing card's button, its id as every channel carries it (`card:viewing:<MLS>`): the
+ * message then reads as the tap (its text, if any, is not used).
  */
 export const webChatMessage = z
   .object({
@@ -42,12 +45,21 @@ export const webChatMessage = z
     text: z.string().trim().max(4000).default(""),
     chatbot: serialNumber.optional(),
     contact: contactField.optional(),
+    cardAction: z
+      .string()
+      .max(128)
+      .transform((id, context) => {
+        const tap = readCardActionId(id);
+        if (!tap) context.addIssue({ code: "custom", message: "must be a listing card's action, card:<action>:<MLS>" });
+        return tap ?? z.NEVER;
+      })
+      .optional(),
     files: z
       .array(z.string().regex(VISITOR_FILE_ID, "must be a file id from POST /webchat/uploads"))
       .max(MAX_FILES_PER_MESSAGE, `must hold at most ${MAX_FILES_PER_MESSAGE} files`)
       .optional(),
   })
-  .refine((message) => message.text !== "" || (message.files?.length ?? 0) > 0, {
+  .refine((message) => message.text !== "" || (message.files?.length ?? 0) > 0 || message.cardAction !== undefined, {
     path: ["text"],
     message: "must not be empty",
   });
@@ -330,7 +342,8 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
       res.status(400).json({ error: `${issue?.path.join(".") || "body"} ${issue?.message ?? "is invalid"}` });
       return;
     }
-    const { visitorId: token, messageId, text, contact } = parsed.data;
+    const { visitorId: token, messageId, contact, cardAction } = parsed.data;
+    const text = cardAction ? cardActionText(cardAction.action, cardAction.mlsNumber) : parsed.data.text;
     if (!(await admitted(req, res, parsed.data.chatbot))) return;
     const id = visitorOf(res, token);
     if (id === undefined || !(await limits.admit(req, res, "message", id))) return;
@@ -353,6 +366,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
         user: visitor(id, contact),
         text,
         media: files.map((file) => visitorMedia(id, file)),
+        ...(cardAction && { cardAction }),
         receivedAt: new Date(),
       })
       // The store is unreachable: say so, so the page can offer to send again; nothing was queued.
