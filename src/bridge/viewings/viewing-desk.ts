@@ -47,7 +47,7 @@ interface ViewingState {
 
 /** The bot a conversation belongs to, as the viewing flow needs it. */
 export interface ViewingBot {
-  settings: ChatbotSettingsReader;
+  settings: Pick<ChatbotSettingsReader, "read">;
   listings: Pick<ListingCards, "listing">;
 }
 
@@ -55,7 +55,7 @@ export interface ViewingBot {
 export interface ViewingDeskOptions {
   keyv: Keyv;
   /** Undefined when no SMTP server is configured: the user is told honestly that no one can be reached. */
-  outbox: MailOutbox | undefined;
+  outbox: Pick<MailOutbox, "submit"> | undefined;
   /** HANDOFF_EMAIL: where requests go when the chatbot has no TalkToHumanEmail. */
   email: string | undefined;
   transcript: Transcript;
