@@ -2,7 +2,9 @@ import express, { type NextFunction, type Request, type Response, Router } from 
 import { z } from "zod";
 import { isPictureKind } from "../../src/api/chatbot-pictures.js";
 import type { ChatbotView } from "../../src/bridge/chatbot-link.js";
+import { contactLink, isContact } from "../../src/bridge/contact.js";
 import type { InboundMessage, InboundSink } from "../../src/bridge/inbound.js";
+import { cardActionText, readCardActionId } from "../../src/bridge/listings/card-actions.js";
 import { etagMatches } from "../../src/etag-match.js";
 import { originAllowed, originRefusal, widgetCors } from "./origins.js";
 import type { WebChannel } from "./outbound.js";
@@ -22,19 +24,8 @@ import { privacyPolicy, widgetSettings } from "./widget-settings.js";
 
 const serialNumber = z.string().trim().min(1).max(64);
 
-const email = z.email();
-
 /** An e-mail address, or a phone number as people write it: 7 to 15 digits, a leading +, spaces, dots, dashes, (). */
-const contactField = z
-  .string()
-  .trim()
-  .max(254)
-  .refine(
-    (contact) =>
-      email.safeParse(contact).success ||
-      (/^\+?[\d\s().-]{7,20}$/.test(contact) && /^\d{7,15}$/.test(contact.replace(/\D/g, ""))),
-    "must be an e-mail address or a phone number",
-  );
+const contactField = z.string().trim().max(254).refine(isContact, "must be an e-mail address or a phone number");
 
 /** Files one message may carry: the photos one Image question takes (the chatbot API's limit). */
 export const MAX_FILES_PER_MESSAGE = 10;
@@ -44,6 +35,8 @@ export const MAX_FILES_PER_MESSAGE = 10;
  * `contact` is how the team can reach the visitor, given with a request for a person: it becomes the user's handle
  * and link (mailto: or tel:), which the handoff mail shows and the lead records. `files` are ids of the visitor's
  * uploads (`POST /webchat/uploads`), sent in order with the text as their caption (which may then be empty).
+ * `cardAction` is a tap on a listing card's button, its id as every channel carries it (`card:viewing:<MLS>`): the
+ * message then reads as the tap (its text, if any, is not used).
  */
 export const webChatMessage = z
   .object({
@@ -52,12 +45,21 @@ export const webChatMessage = z
     text: z.string().trim().max(4000).default(""),
     chatbot: serialNumber.optional(),
     contact: contactField.optional(),
+    cardAction: z
+      .string()
+      .max(128)
+      .transform((id, context) => {
+        const tap = readCardActionId(id);
+        if (!tap) context.addIssue({ code: "custom", message: "must be a listing card's action, card:<action>:<MLS>" });
+        return tap ?? z.NEVER;
+      })
+      .optional(),
     files: z
       .array(z.string().regex(VISITOR_FILE_ID, "must be a file id from POST /webchat/uploads"))
       .max(MAX_FILES_PER_MESSAGE, `must hold at most ${MAX_FILES_PER_MESSAGE} files`)
       .optional(),
   })
-  .refine((message) => message.text !== "" || (message.files?.length ?? 0) > 0, {
+  .refine((message) => message.text !== "" || (message.files?.length ?? 0) > 0 || message.cardAction !== undefined, {
     path: ["text"],
     message: "must not be empty",
   });
@@ -73,8 +75,7 @@ function uploadKind(contentType: string | undefined): VisitorFileKind | undefine
 /** The visitor as the handoff sees them: their contact, and a link that reaches it. */
 function visitor(id: string, contact: string | undefined): InboundMessage["user"] {
   if (!contact) return { id };
-  const link = contact.includes("@") ? `mailto:${contact}` : `tel:${contact.replace(/[^\d+]/g, "")}`;
-  return { id, handle: contact, link };
+  return { id, handle: contact, link: contactLink(contact) };
 }
 
 /**
@@ -341,7 +342,8 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
       res.status(400).json({ error: `${issue?.path.join(".") || "body"} ${issue?.message ?? "is invalid"}` });
       return;
     }
-    const { visitorId: token, messageId, text, contact } = parsed.data;
+    const { visitorId: token, messageId, contact, cardAction } = parsed.data;
+    const text = cardAction ? cardActionText(cardAction.action, cardAction.mlsNumber) : parsed.data.text;
     if (!(await admitted(req, res, parsed.data.chatbot))) return;
     const id = visitorOf(res, token);
     if (id === undefined || !(await limits.admit(req, res, "message", id))) return;
@@ -364,6 +366,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
         user: visitor(id, contact),
         text,
         media: files.map((file) => visitorMedia(id, file)),
+        ...(cardAction && { cardAction }),
         receivedAt: new Date(),
       })
       // The store is unreachable: say so, so the page can offer to send again; nothing was queued.

@@ -190,12 +190,12 @@ export interface LeadQuery {
 
 /**
  * A lead as LeadList returns it. The hosted platform's docs show `Type: "Lead"` (their leads and appointments);
- * the self-hosted server answers `Handoff` (a request to talk to a person) or `Contact` (an e-mail address or
- * phone number a user wrote). `Email` and `Phone` are present only when known; `SessionID` is null for a
- * handoff recorded without a session.
+ * the self-hosted server answers `Handoff` (a request to talk to a person), `Viewing` (a request to visit a
+ * listing) or `Contact` (an e-mail address or phone number a user wrote). `Email` and `Phone` are present only when
+ * known; `SessionID` is null for a handoff recorded without a session.
  */
 export interface LeadItem {
-  Type: "Handoff" | "Contact" | (string & {});
+  Type: "Handoff" | "Viewing" | "Contact" | (string & {});
   Name: string;
   Email?: string;
   Phone?: string;
@@ -204,13 +204,13 @@ export interface LeadItem {
   CreateTime: string;
 }
 
-/** A request to talk to a person, for LeadAdd (an extension of the self-hosted server). */
+/** A request to talk to a person or to visit a listing, for LeadAdd (an extension of the self-hosted server). */
 export interface LeadInput {
   serialNumber: string;
   /** The conversation the request came from. */
   sessionID?: number;
-  /** Default (and only value): Handoff. */
-  Type?: "Handoff";
+  /** Handoff (the default) or Viewing. */
+  Type?: "Handoff" | "Viewing";
   Name?: string;
   Email?: string;
   /** 7 to 15 digits; "+", spaces, dashes, dots and parentheses allowed. */

@@ -100,6 +100,9 @@ export class AnswerJob {
         await bot.sessions.renew(conversation, fence);
         await ledger.record("reset", true);
       }
+      // A tap on "Book a viewing" and the messages that answer its questions are the viewing flow's; a command
+      // leaves the flow and is handled as usual.
+      if (await this.#viewing(attached, bot, command !== undefined || text.startsWith("/"))) return;
       // /start and /reset are answered with the greeting alone.
       if (command) {
         await this.#sendOnce("greeting", attached, last.target, await bot.greeter.greeting());
@@ -188,6 +191,31 @@ export class AnswerJob {
     };
   }
 
+  /**
+   * The viewing flow's part, recorded as a step (the flow keeps its own state with the event each turn answered, so
+   * its work is not redone either); its replies are sent once each and its lead recorded once. True when the
+   * messages were the flow's and are not to be asked.
+   */
+  async #viewing(attached: Attached, bot: BotState, isCommand: boolean): Promise<boolean> {
+    const { conversation } = this.#job;
+    const turn = await this.#once(
+      "viewing",
+      async () => (await this.#parts.viewings.handle(conversation, this.#batch, isCommand, bot)) ?? null,
+    );
+    if (!turn) return false;
+    for (const [index, text] of turn.replies.entries()) {
+      await this.#sendOnce(`viewing-send:${index}`, attached, this.#last.target, { text, format: "plain" });
+    }
+    const lead = turn.lead;
+    if (lead)
+      await this.#once("viewing-lead", () =>
+        this.#handoffBot(bot)
+          .recordLead(lead)
+          .then(() => true),
+      );
+    return true;
+  }
+
   /** The batch's text with each tap on a card's button as the question it asks ("Similar homes": like that listing). */
   async #cardQuestions(bot: BotState): Promise<string> {
     const texts = await Promise.all(
@@ -195,7 +223,7 @@ export class AnswerJob {
         const tap = message.cardAction;
         if (!tap) return message.text.trim();
         const item = await bot.listings.listing(tap.mlsNumber);
-        return item ? similarHomesQuestion(item) : message.text.trim();
+        return item && tap.action === "similar" ? similarHomesQuestion(item) : message.text.trim();
       }),
     );
     return texts.filter(Boolean).join("\n");

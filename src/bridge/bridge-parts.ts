@@ -13,6 +13,7 @@ import type { MediaPipeline } from "./media/media-pipeline.js";
 import type { BridgeMetrics } from "./metrics.js";
 import type { Pacer } from "./reply/pacer.js";
 import type { SessionDirectory } from "./sessions.js";
+import type { ViewingDesk } from "./viewings/viewing-desk.js";
 
 /** A channel attached to the bridge, with the pacer all its calls go through. */
 export interface Attached {
@@ -39,6 +40,8 @@ export interface BridgeParts {
   metrics: BridgeMetrics;
   media: MediaPipeline;
   handoff: HandoffRouting;
+  /** The "Book a viewing" flows of the conversations. */
+  viewings: ViewingDesk;
   /** The channel `name` of bot `botId`, when attached. */
   attached(name: string, botId: string): Attached | undefined;
   bot(botId: string): BotState | undefined;

@@ -28,6 +28,7 @@ import { EVENT_CLAIM_PREFIX } from "./store/key-prefixes.js";
 import type { SignalSubscription } from "./store/signals.js";
 import type { ConversationLease, WorkItem } from "./store/work-queue.js";
 import { Transcript } from "./transcript.js";
+import { ViewingDesk } from "./viewings/viewing-desk.js";
 import { type HandoffAction, inboundMessage, messagePayload, readPayload } from "./work-payload.js";
 
 /** Everything the bridge works with. */
@@ -97,13 +98,21 @@ export class Bridge {
       },
       schedule: (handoff, action, id) => this.#schedule(handoff, action, id),
     });
-    this.#handoff = new HandoffRouting(desk, new Transcript(keyv), deps.config.handoff, deps.metrics);
+    const transcript = new Transcript(keyv);
+    this.#handoff = new HandoffRouting(desk, transcript, deps.config.handoff, deps.metrics);
     this.#parts = {
       config: deps.config,
       log: deps.log,
       metrics: deps.metrics,
       media: new MediaPipeline(deps.config.media, deps.metrics, deps.log),
       handoff: this.#handoff,
+      viewings: new ViewingDesk({
+        keyv,
+        outbox: deps.outbox,
+        email: deps.config.handoff.email,
+        transcript,
+        log: deps.log,
+      }),
       attached: (name, botId) => this.#channels.get(`${name}:${botId}`),
       bot: (botId) => this.#bots.get(botId),
       stoppers: new AnswerStops(deps.store.signals),

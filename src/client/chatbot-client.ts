@@ -152,7 +152,7 @@ export class ChatbotClient {
   }
 
   /**
-   * Records a request to talk to a person and returns it as LeadList shows it. An extension of the self-hosted
+   * Records a request to talk to a person (or, with `Type: "Viewing"`, to visit a listing) and returns it as LeadList shows it. An extension of the self-hosted
    * server (`/chat/Chatbot/LeadAdd`); the hosted platform has no such operation and answers 404.
    */
   async addLead(lead: LeadInput, options: CallOptions = {}): Promise<LeadItem> {

@@ -8,6 +8,16 @@ export interface Mail {
   html: string;
   /** Where the recipient's "Reply" goes, e.g. the user's own address when they gave one. */
   replyTo?: string;
+  /** Files sent with it, as text (a calendar invitation): kept as they are in the outbox, which stores JSON. */
+  attachments?: MailAttachment[];
+}
+
+/** A text file attached to a {@link Mail}. */
+export interface MailAttachment {
+  filename: string;
+  /** The MIME type, e.g. `text/calendar; charset=utf-8; method=PUBLISH`. */
+  contentType: string;
+  content: string;
 }
 
 /** Hands mails to a mail server. */
@@ -89,6 +99,11 @@ export function createSmtpMailer(options: { smtpUrl: string; from: string; sendT
           text: mail.text,
           html: mail.html,
           replyTo: mail.replyTo,
+          attachments: mail.attachments?.map(({ filename, contentType, content }) => ({
+            filename,
+            contentType,
+            content,
+          })),
           signal: AbortSignal.timeout(deadlineMs),
         });
       } catch (error) {

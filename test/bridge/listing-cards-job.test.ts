@@ -114,7 +114,7 @@ describe("listing cards as a step of the answer job", () => {
       "Hi! How can I help you today?\n\nSee MLS# TX-1, MLS# TX-2 and MLS# TX-3.",
     ]);
     expect(channel.cardSends.map((send) => send.mls)).toEqual([["TX-1"], ["TX-2"], ["TX-3"]]);
-    expect(channel.cardSends[0]?.actions).toEqual(["similar"]);
+    expect(channel.cardSends[0]?.actions).toEqual(["similar", "viewing"]);
   });
 
   it("sends a card again without its image when the platform refused the image", async () => {

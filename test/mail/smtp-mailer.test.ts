@@ -47,7 +47,19 @@ describe("createSmtpMailer", () => {
         subject: MAIL.subject,
         text: MAIL.text,
         html: MAIL.html,
+        attachments: [],
       },
+    ]);
+  });
+
+  it("attaches the mail's text files", async () => {
+    const ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nSUMMARY:Visita a la casa de Zoë\r\nEND:VCALENDAR\r\n";
+    await mailer.send({
+      ...MAIL,
+      attachments: [{ filename: "viewing.ics", contentType: "text/calendar; charset=utf-8", content: ics }],
+    });
+    expect(sink.received[0]?.attachments).toEqual([
+      { filename: "viewing.ics", contentType: "text/calendar", content: ics },
     ]);
   });
 

@@ -13,6 +13,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** The attached files, their content as text. */
+  attachments: { filename: string; contentType: string; content: string }[];
 }
 
 /** The SMTP commands whose replies {@link SmtpSink.failNext} can turn into errors. */
@@ -124,6 +126,11 @@ export class SmtpSink {
           subject: parsed.subject ?? "",
           text: parsed.text ?? "",
           html: parsed.html || "",
+          attachments: parsed.attachments.map((file) => ({
+            filename: file.filename ?? "",
+            contentType: file.contentType,
+            content: file.content.toString("utf8"),
+          })),
         });
         callback();
       },

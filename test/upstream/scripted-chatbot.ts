@@ -102,7 +102,7 @@ export interface RecordedUpload {
 /**
  * A chatbot API whose answers the test scripts: sessions from GetSession (numbered from 101), a welcome from Get,
  * a model list and an empty history (what the bridge's probe reads),
- * the three-step upload (files numbered from 501, kept with their bytes), and ClientAsk streaming the fragments of
+ * the three-step upload (files numbered from 501, kept with their bytes), LeadAdd (recorded), and ClientAsk streaming the fragments of
  * {@link answer} in any framing, slowly, broken, or failing on demand. By default it answers "Answer to <question>"
  * in three fragments; a question with files is refused (400) unless every file id was uploaded and confirmed.
  */
@@ -115,6 +115,8 @@ export class ScriptedChatbot {
   listings: ListingListItem[] = [];
   /** RealEstateList requests so far, as sent. */
   readonly listingQueries: Record<string, unknown>[] = [];
+  /** LeadAdd requests so far, as sent. */
+  readonly leads: Record<string, unknown>[] = [];
   /** The settings `Get` answers (WelcomeMessage, SuggestedMessage, TalkToHumanEmail…). */
   welcome: ChatbotSettings = { WelcomeMessage: "Welcome to **Homes**!", SuggestedMessage: "Homes for sale\nRentals" };
   answer: (question: string, ask: RecordedAsk) => AnswerScript = (question) => ({
@@ -166,6 +168,11 @@ export class ScriptedChatbot {
       sendEnvelope(res, [{ Key: "2", Value: "gpt-4o", Status: true }]),
     );
     this.api.route("POST", "/chat/Chatbot/ChatContentHistory", (_req, res) => sendEnvelope(res, []));
+    this.api.route("POST", "/chat/Chatbot/LeadAdd", (req, res) => {
+      const lead = req.body as Record<string, unknown>;
+      this.leads.push({ ...lead });
+      sendEnvelope(res, { Name: "", Content: "", SessionID: null, CreateTime: new Date().toISOString(), ...lead });
+    });
     this.api.route("POST", "/chat/Chatbot/RealEstateList", (req, res) => {
       const query = req.body as { MLSNumber?: string; PageNumber?: number; PageSize?: number };
       this.listingQueries.push({ ...query });

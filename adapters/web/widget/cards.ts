@@ -19,7 +19,10 @@ function facts(card: ListingCard): string {
   return [beds, baths, card.area].filter(Boolean).join(" · ");
 }
 
-function cardItem(card: ListingCard): HTMLElement {
+/** What the visitor can do with a card besides opening its page: ask for a viewing (the bridge's viewing flow). */
+export type CardTap = (card: ListingCard) => void;
+
+function cardItem(card: ListingCard, onViewing: CardTap | undefined): HTMLElement {
   const item = element("li", "card");
   const name = card.address || `${card.propertyType} ${card.mlsNumber}`.trim();
   if (httpUrl(card.image)) {
@@ -46,21 +49,29 @@ function cardItem(card: ListingCard): HTMLElement {
     details.setAttribute("aria-label", `Details of ${name} (opens in a new tab)`);
     item.append(details);
   }
+  if (onViewing) {
+    const book = element("button", "details viewing", "Book a viewing");
+    book.type = "button";
+    book.setAttribute("aria-label", `Book a viewing of ${name}`);
+    book.addEventListener("click", () => onViewing(card));
+    item.append(book);
+  }
   return item;
 }
 
 /**
  * Shows listing cards under a bubble of the chatbot, as a row that scrolls sideways when there are several
  * (replacing the ones shown there; an empty list removes them). Every value of a listing is set as text or as an
- * attribute, never as markup; photos and links are used only when they are http(s) addresses.
+ * attribute, never as markup; photos and links are used only when they are http(s) addresses. Each card has a
+ * "Book a viewing" button when `onViewing` is given.
  */
-export function showCards(bubble: HTMLElement, cards: ListingCard[]): void {
+export function showCards(bubble: HTMLElement, cards: ListingCard[], onViewing?: CardTap): void {
   shown.get(bubble)?.remove();
   shown.delete(bubble);
   if (cards.length === 0) return;
   const list = element("ul", "cards");
   list.setAttribute("aria-label", cards.length === 1 ? "Listing" : `${cards.length} listings`);
-  list.append(...cards.map(cardItem));
+  list.append(...cards.map((card) => cardItem(card, onViewing)));
   bubble.after(list);
   shown.set(bubble, list);
 }

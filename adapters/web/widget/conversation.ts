@@ -46,15 +46,21 @@ export class Conversation {
   }
 
   /**
-   * Posts a message (with `contact`, how the team can reach the visitor, for a request for a person, and `files`,
-   * ids of the visitor's uploads); resolves
+   * Posts a message (with `contact`, how the team can reach the visitor, for a request for a person, `files`, ids
+   * of the visitor's uploads, and `cardAction`, the id of a listing card's button the visitor tapped); resolves
    * whether the bridge took it (if not, the visitor may send it again), and when the bridge refused it as one too
    * many, how many seconds until the visitor can write again.
    */
-  async send(text: string, contact?: string, messageId = newMessageId(), files?: string[]): Promise<Sent> {
+  async send(
+    text: string,
+    contact?: string,
+    messageId = newMessageId(),
+    files?: string[],
+    cardAction?: string,
+  ): Promise<Sent> {
     const post = async (renew: boolean) => {
       const visitorId = await this.#identity(renew);
-      const message = { visitorId, messageId, text, chatbot: this.chatbot, contact, files };
+      const message = { visitorId, messageId, text, chatbot: this.chatbot, contact, files, cardAction };
       return fetch(`${this.base}/webchat/messages`, {
         method: "POST",
         headers: { "content-type": "application/json" },

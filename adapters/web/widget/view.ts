@@ -115,7 +115,7 @@ export class WidgetView {
       if (this.#cleared.has(event.id)) return;
       const bubble = this.#bubbles.get(event.id) ?? this.#bubble("bot", event.at ? new Date(event.at) : undefined);
       this.#bubbles.set(event.id, bubble);
-      showCards(bubble, event.cards);
+      showCards(bubble, event.cards, (card) => this.#bookViewing(card.mlsNumber));
       this.#log.scrollTop = this.#log.scrollHeight;
       return;
     }
@@ -339,6 +339,23 @@ export class WidgetView {
     this.#chips.replaceChildren();
     this.#log.scrollTop = this.#log.scrollHeight;
     void this.#deliver(text, contact, messageId, photos);
+  }
+
+  /**
+   * A tap on a card's "Book a viewing": shown as the visitor's message, in the words the bridge keeps in the history,
+   * and posted as the card's action, whose id is the one every channel's button carries
+   * (src/bridge/listings/card-actions.ts); the bridge asks the questions.
+   */
+  #bookViewing(mlsNumber: string): void {
+    const messageId = newMessageId();
+    const bubble = this.#bubble("user");
+    (bubble.querySelector(".body") as HTMLElement).textContent = `Book a viewing of MLS ${mlsNumber}`;
+    this.#bubbles.set(`v-${messageId}`, bubble);
+    this.#chips.replaceChildren();
+    this.#log.scrollTop = this.#log.scrollHeight;
+    void this.conversation.send("", undefined, messageId, undefined, `card:viewing:${mlsNumber}`).then((sent) => {
+      if (!sent.taken) this.#failed("The message could not be sent. Please try again.");
+    });
   }
 
   /** A push-to-talk recording, sent as a message of its own. */

@@ -21,14 +21,15 @@ const CHANNEL_NAMES: Record<string, string> = {
   web: "web chat",
 };
 
-/** "Ana (@ana) on Telegram". */
-function who(handoff: HandoffCase): string {
+/** "Ana (@ana) on Telegram": who a mail about a conversation is about, and where. */
+export function who(handoff: HandoffCase): string {
   const name = handoff.user.name ?? handoff.user.handle ?? `user ${handoff.user.id}`;
   const handle = handoff.user.name && handoff.user.handle ? ` (${handoff.user.handle})` : "";
   return `${name}${handle} on ${CHANNEL_NAMES[handoff.channel] ?? handoff.channel}`;
 }
 
-function time(at: number, timeZone: string | undefined): string {
+/** "14 Jun 2026, 10:00 (Europe/Madrid)": a moment as the mails about conversations show it; UTC when unknown. */
+export function time(at: number, timeZone: string | undefined): string {
   const zone = timeZone && isTimeZone(timeZone) ? timeZone : "UTC";
   const text = new Intl.DateTimeFormat("en-GB", {
     timeZone: zone,
@@ -50,11 +51,13 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-function escapeHtml(text: string): string {
+/** Text made safe to put in HTML, in an element or an attribute. */
+export function escapeHtml(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 }
 
-function lines(entries: TranscriptEntry[], handoff: HandoffCase): { text: string; html: string } {
+/** A conversation's lines, timed and named, as plain text and as HTML. */
+export function lines(entries: TranscriptEntry[], handoff: HandoffCase): { text: string; html: string } {
   const speaker = (entry: TranscriptEntry) => (entry.from === "user" ? (handoff.user.name ?? "User") : "Bot");
   const stamp = (entry: TranscriptEntry) => time(entry.at, handoff.timeZone).replace(/ \(.*\)$/, "");
   return {

@@ -2,15 +2,19 @@ import type { ListingListItem } from "../../api/types.js";
 
 /**
  * The buttons under a listing card besides "Details" (a link to the listing's page, which needs no bridge): each
- * comes back as a tap the bridge answers. "Book a viewing" joins here as a kind of its own when its flow exists.
+ * comes back as a tap the bridge answers. "Similar homes" asks the chatbot; "Book a viewing" starts the viewing
+ * flow (src/bridge/viewings/).
  */
-export type CardAction = "similar";
+export type CardAction = "similar" | "viewing";
 
-/** The actions every card offers, in the order their buttons appear. */
-export const CARD_ACTIONS: readonly CardAction[] = ["similar"];
+/**
+ * The actions every card offers, in the order their buttons appear: two, so that WhatsApp's three reply buttons
+ * are never exceeded.
+ */
+export const CARD_ACTIONS: readonly CardAction[] = ["similar", "viewing"];
 
 /** What each button says; short enough for every platform (WhatsApp reply buttons: 20 characters). */
-export const CARD_ACTION_LABELS: Record<CardAction, string> = { similar: "Similar homes" };
+export const CARD_ACTION_LABELS: Record<CardAction, string> = { similar: "Similar homes", viewing: "Book a viewing" };
 
 /** What the "Details" link says. */
 export const DETAILS_LABEL = "Details";
@@ -43,6 +47,8 @@ export function cardActionText(action: CardAction, mlsNumber: string): string {
   switch (action) {
     case "similar":
       return `Show me homes similar to MLS ${mlsNumber}`;
+    case "viewing":
+      return `Book a viewing of MLS ${mlsNumber}`;
   }
 }
 

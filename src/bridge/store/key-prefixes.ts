@@ -27,6 +27,8 @@ export const HANDOFF_PREFIX = "handoff:";
 export const HANDOFF_INDEX_KEY = "handoff:active";
 /** `handoff-confirmed:<mail id>`: the user was told a late handoff mail went out (handoff-desk.ts). */
 export const HANDOFF_CONFIRMED_PREFIX = "handoff-confirmed:";
+/** `viewing:<conversation>`: the conversation's "Book a viewing" flow under way (viewings/viewing-desk.ts). */
+export const VIEWING_PREFIX = "viewing:";
 /** `unanswered:<conversation>`: the chatbot's answers without an answer in a row (handoff-desk.ts). */
 export const UNANSWERED_PREFIX = "unanswered:";
 /** `slack-thread:<bot>:<channel>:<thread ts>`: a Slack thread the bot takes part in (adapters/slack/threads.ts). */
@@ -57,6 +59,8 @@ export const WEB_VISITOR_KEY_CLAIM = "webchat:visitor-key-writer";
 
 /** `handoff:<channel>:<bot>:<event id>`: the mail asking a person to take over (handoff-desk.ts). */
 export const HANDOFF_MAIL_PREFIX = "handoff:";
+/** `viewing:<channel>:<bot>:<event id>`: the mail asking the agency for a viewing (viewings/viewing-desk.ts). */
+export const VIEWING_MAIL_PREFIX = "viewing:";
 /** `handoff-follow-up:<conversation>:<key>`: the mail with the user's messages after a handoff (handoff-desk.ts). */
 export const HANDOFF_FOLLOW_UP_MAIL_PREFIX = "handoff-follow-up:";
 

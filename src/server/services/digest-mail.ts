@@ -103,13 +103,16 @@ export function chatLogsMail(about: DigestDay, transcripts: SessionTranscript[])
   return { subject, text, html };
 }
 
-/** The day's leads: handoff requests first, then contact details; `leads` must not be empty. */
+/** The day's leads: handoff requests first, then viewing requests, then contact details; `leads` must not be empty. */
 export function leadsMail(about: DigestDay, leads: Lead[]): DigestMail {
   const time = clock(about.timeZone);
   const handoffs = leads.filter((lead) => lead.type === "Handoff");
+  const viewings = leads.filter((lead) => lead.type === "Viewing");
   const contacts = leads.filter((lead) => lead.type === "Contact");
   const title = `${about.chatbotName}: leads on ${longDate(about.day)}`;
-  const summary = `${plural(handoffs.length, "request", "requests")} to talk to a person, ${plural(contacts.length, "contact detail", "contact details")} left in conversations; times in ${about.timeZone}.`;
+  // Viewing requests are named only on days that have some, as before the bridge recorded them.
+  const viewingCount = viewings.length > 0 ? `${plural(viewings.length, "viewing request", "viewing requests")}, ` : "";
+  const summary = `${plural(handoffs.length, "request", "requests")} to talk to a person, ${viewingCount}${plural(contacts.length, "contact detail", "contact details")} left in conversations; times in ${about.timeZone}.`;
   const line = (lead: Lead) =>
     [
       time(lead.createdAt),
@@ -122,6 +125,7 @@ export function leadsMail(about: DigestDay, leads: Lead[]): DigestMail {
       .join(" · ");
   const sections = [
     { heading: "Requests to talk to a person", leads: handoffs },
+    { heading: "Requests for a viewing", leads: viewings },
     { heading: "Contact details left in conversations", leads: contacts },
   ].filter((section) => section.leads.length > 0);
 

@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { VIEWING_TEXTS } from "../../../src/bridge/viewings/viewing-texts.js";
 import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
 import { loadConfig } from "../../../src/config.js";
 import { createLogger } from "../../../src/log.js";
@@ -66,8 +67,8 @@ afterEach(() => {
 let nextEvent = 100;
 let nextTs = 1767480000;
 
-function directMessage(text: string) {
-  const channel = `D${++nextTs}`;
+/** A direct message to the bot, in a new conversation unless `channel` names one. */
+function directMessage(text: string, channel = `D${++nextTs}`) {
   const event = { type: "message", user: "U00FAKEUSER1", ts: `${++nextTs}.000100`, text, channel, channel_type: "im" };
   return {
     channel,
@@ -138,6 +139,12 @@ describe("Slack listing cards (Events API, emulator, scripted chatbot)", () => {
         text: { type: "plain_text", text: "Similar homes" },
         value: "card:similar:TX-1001",
       },
+      {
+        type: "button",
+        action_id: "chatbridge_card_viewing",
+        text: { type: "plain_text", text: "Book a viewing" },
+        value: "card:viewing:TX-1001",
+      },
     ]);
     // At most three: the fourth listing has no card.
     expect(messages.slice(1).map((message) => blocksOf(message)[0]?.text?.text.split("MLS ")[1])).toEqual([
@@ -184,6 +191,33 @@ describe("Slack listing cards (Events API, emulator, scripted chatbot)", () => {
     expect(messages[2]?.text).toBe("Nothing similar right now.");
   });
 
+  it("asks for a time when Book a viewing is tapped, and says honestly that no mail can reach the agency", async () => {
+    const { channel, envelope } = directMessage("which one?");
+    chatbot.answer = () => ({ fragments: ["See MLS# TX-1002."] });
+    await slack.deliver(events, envelope, { signingSecret: SIGNING_SECRET });
+    const [, card] = await settled(channel, 2);
+    const asked = chatbot.asks.length;
+    const book = blocksOf(card)[1]?.elements?.[2];
+    expect(book?.value).toBe("card:viewing:TX-1002");
+    const tap = {
+      type: "block_actions",
+      user: { id: "U00FAKEUSER1", team_id: TEAM },
+      team: { id: TEAM },
+      channel: { id: channel },
+      message: { ts: card?.ts },
+      actions: [{ action_id: book?.action_id, value: book?.value, action_ts: "1767499999.3" }],
+    };
+    const form = { signingSecret: SIGNING_SECRET, encoding: "form" as const };
+    expect((await slack.deliver(actionsUrl, tap, form)).status).toBe(200);
+    const question = await settled(channel, 3);
+    expect(question[2]?.text).toBe(VIEWING_TEXTS.askTime("12 Oak St, Austin, TX 78701"));
+    // Slack links the conversation: no contact is asked; no SMTP server here, so nobody can be reached.
+    await slack.deliver(events, directMessage("Saturday at 10am", channel).envelope, { signingSecret: SIGNING_SECRET });
+    const messages = await settled(channel, 4);
+    expect(messages[3]?.text).toBe(VIEWING_TEXTS.unreachable);
+    expect(chatbot.asks.length).toBe(asked);
+  });
+
   it("posts a card whose photo Slack cannot download without it", async () => {
     const { channel, envelope } = directMessage("that?");
     chatbot.answer = () => ({ fragments: ["Try MLS# TX-2001."] });
@@ -194,6 +228,10 @@ describe("Slack listing cards (Events API, emulator, scripted chatbot)", () => {
     const [section, actions] = blocksOf(messages[1]);
     expect(section?.accessory).toBeUndefined();
     expect(section?.text?.text).toContain("$450,000 · 3 beds");
-    expect(actions?.elements?.map((button) => button.text.text)).toEqual(["Details", "Similar homes"]);
+    expect(actions?.elements?.map((button) => button.text.text)).toEqual([
+      "Details",
+      "Similar homes",
+      "Book a viewing",
+    ]);
   });
 });

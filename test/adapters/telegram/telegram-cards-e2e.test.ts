@@ -119,6 +119,7 @@ describe("Telegram listing cards (webhook, emulator, scripted chatbot)", () => {
       [
         { text: "Details", url: "https://homes.test/listing/tx-1001" },
         { text: "Similar homes", callback_data: "card:similar:TX-1001" },
+        { text: "Book a viewing", callback_data: "card:viewing:TX-1001" },
       ],
     ]);
     // A listing without an image is a text card with the same buttons.
@@ -126,7 +127,11 @@ describe("Telegram listing cards (webhook, emulator, scripted chatbot)", () => {
     expect(second?.text).toBe(
       "$2,300 / month · 1 bed · 2 baths · 1,850 sq ft\n12 Oak St, Dallas, TX 78701\nHouse · for rent · MLS TX-1002",
     );
-    expect(keyboardOf(second)?.[0]?.map((button) => button.text)).toEqual(["Details", "Similar homes"]);
+    expect(keyboardOf(second)?.[0]?.map((button) => button.text)).toEqual([
+      "Details",
+      "Similar homes",
+      "Book a viewing",
+    ]);
     // Found by its address, the third; the fourth is over the maximum of 3.
     expect(third?.photo).toBe("https://images.homes.test/tx-1003-1.jpg");
     expect(telegram.callsTo("sendPhoto")).toHaveLength(2);
@@ -173,7 +178,11 @@ describe("Telegram listing cards (webhook, emulator, scripted chatbot)", () => {
     });
     expect(messages[1]?.photo).toBeUndefined();
     expect(messages[1]?.text).toContain("$450,000 · 3 beds · 2 baths");
-    expect(keyboardOf(messages[1])?.[0]?.map((button) => button.text)).toEqual(["Details", "Similar homes"]);
+    expect(keyboardOf(messages[1])?.[0]?.map((button) => button.text)).toEqual([
+      "Details",
+      "Similar homes",
+      "Book a viewing",
+    ]);
   });
 
   it("sends no card when the answer names no listing it can find", async () => {

@@ -94,6 +94,24 @@ describe("web chat routes", () => {
     });
   });
 
+  it("takes a tap on a listing card's button as its card action, and refuses an id that is not one", async () => {
+    const { sink, accepted } = recording();
+    const base = await serve(sink);
+    const tap = { visitorId: token(VISITOR), messageId: "t1", cardAction: "card:viewing:TX-1001" };
+    expect((await post(base, tap)).status).toBe(202);
+    expect(accepted[0]).toMatchObject({
+      eventId: `${VISITOR}:t1`,
+      text: "Book a viewing of MLS TX-1001",
+      cardAction: { action: "viewing", mlsNumber: "TX-1001" },
+    });
+    for (const cardAction of ["card:tour:TX-1001", "card:viewing:", 42]) {
+      const res = await post(base, { ...tap, messageId: "t2", cardAction });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(/^cardAction /);
+    }
+    expect(accepted).toHaveLength(1);
+  });
+
   it("takes a request for a person with the visitor's contact, as the user's handle and link", async () => {
     const { sink, accepted } = recording();
     const base = await serve(sink);

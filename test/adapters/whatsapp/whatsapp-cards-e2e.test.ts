@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { VIEWING_TEXTS } from "../../../src/bridge/viewings/viewing-texts.js";
 import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
 import { loadConfig } from "../../../src/config.js";
 import { createLogger } from "../../../src/log.js";
@@ -95,7 +96,12 @@ describe("WhatsApp listing cards (Cloud API emulator, scripted chatbot)", () => 
       type: "button",
       header: { type: "image", image: { link: expect.stringMatching(/\/tx-1001\.jpg$/) } },
       footer: { text: "MLS TX-1001" },
-      action: { buttons: [{ type: "reply", reply: { id: "card:similar:TX-1001", title: "Similar homes" } }] },
+      action: {
+        buttons: [
+          { type: "reply", reply: { id: "card:similar:TX-1001", title: "Similar homes" } },
+          { type: "reply", reply: { id: "card:viewing:TX-1001", title: "Book a viewing" } },
+        ],
+      },
     });
     expect(card.body.text).toBe(
       "*$450,000 · 3 beds · 2 baths · 1,850 sq ft*\n12 Oak St, Austin, TX 78701\nHouse\nDetails: https://homes.test/listing/tx-1001",
@@ -121,6 +127,28 @@ describe("WhatsApp listing cards (Cloud API emulator, scripted chatbot)", () => 
     expect(shownText(messages[2] as WhatsAppSentMessage)).toBe("Nothing similar right now.");
   }, 30_000);
 
+  it("asks for a time when Book a viewing is tapped, and says honestly that no mail can reach the agency", async () => {
+    const user = String(++nextUser);
+    chatbot.answer = () => ({ fragments: ["See MLS# TX-1003."] });
+    await whatsapp.deliver(webhook, whatsapp.delivery([{ type: "text", text: { body: "one?" } }], { from: user }));
+    const [, card] = await sent(user, 2);
+    const button = (card?.interactive as ButtonMessage | undefined)?.action.buttons[1]?.reply;
+    expect(button).toEqual({ id: "card:viewing:TX-1003", title: "Book a viewing" });
+    const asked = chatbot.asks.length;
+    const tap = { type: "interactive", interactive: { type: "button_reply", button_reply: button } };
+    await whatsapp.deliver(webhook, whatsapp.delivery([tap], { from: user }));
+    const question = await sent(user, 3);
+    expect(shownText(question[2] as WhatsAppSentMessage)).toBe(VIEWING_TEXTS.askTime("12 Oak St, Austin, TX 78701"));
+    // WhatsApp gives the user's number: no contact is asked; no SMTP server here, so nobody can be reached.
+    await whatsapp.deliver(
+      webhook,
+      whatsapp.delivery([{ type: "text", text: { body: "Saturday 10am" } }], { from: user }),
+    );
+    const messages = await sent(user, 4);
+    expect(shownText(messages[3] as WhatsAppSentMessage)).toBe(VIEWING_TEXTS.unreachable);
+    expect(chatbot.asks.length).toBe(asked);
+  }, 30_000);
+
   it("sends a card whose photo cannot be fetched without it, its buttons kept", async () => {
     const user = String(++nextUser);
     chatbot.answer = () => ({ fragments: ["Try MLS# TX-2001."] });
@@ -130,6 +158,6 @@ describe("WhatsApp listing cards (Cloud API emulator, scripted chatbot)", () => 
     const card = messages[1]?.interactive as ButtonMessage;
     expect(card.header).toBeUndefined();
     expect(card.body.text).toContain("$450,000 · 3 beds");
-    expect(card.action.buttons.map((button) => button.reply.title)).toEqual(["Similar homes"]);
+    expect(card.action.buttons.map((button) => button.reply.title)).toEqual(["Similar homes", "Book a viewing"]);
   });
 });

@@ -15,7 +15,8 @@ describe("card actions", () => {
     expect(readCardActionId("card:similar:TX-1001")).toEqual({ action: "similar", mlsNumber: "TX-1001" });
     // An MLS number with a colon stays whole.
     expect(readCardActionId("card:similar:A:1")).toEqual({ action: "similar", mlsNumber: "A:1" });
-    for (const other of ["ask:Rentals", "card:viewing:TX-1", "card:similar:", "card:similar", "similar:TX-1"]) {
+    expect(readCardActionId("card:viewing:TX-1")).toEqual({ action: "viewing", mlsNumber: "TX-1" });
+    for (const other of ["ask:Rentals", "card:tour:TX-1", "card:similar:", "card:similar", "similar:TX-1"]) {
       expect(readCardActionId(other)).toBeUndefined();
     }
   });
@@ -38,6 +39,7 @@ describe("card actions", () => {
     const bare = listingItem("B-1", { City: "", Price: "", Bedrooms: "" });
     expect(similarHomesQuestion(bare)).toBe("Show me homes similar to MLS B-1: for sale.");
     expect(cardActionText("similar", "B-1")).toBe("Show me homes similar to MLS B-1");
+    expect(cardActionText("viewing", "B-1")).toBe("Book a viewing of MLS B-1");
   });
 });
 

@@ -60,6 +60,29 @@ describe.each(await availableBackends())("leads (%s)", (backend) => {
     expect(await leads(api, api.a, { serialNumber })).toEqual([added.body.Data, bare.body.Data]);
   });
 
+  it("LeadAdd records a request for a viewing as a Viewing lead", async () => {
+    const serialNumber = await api.addChatbot(api.a);
+    const sessionID = await api.openSession(api.a, serialNumber);
+    const body = {
+      serialNumber,
+      sessionID,
+      Type: "Viewing",
+      Name: "Ana",
+      Phone: "+34 600 123 456",
+      Content: "Viewing of MLS TX-1001 (12 Oak St): Saturday at 10am",
+    };
+    const added = await api.call(ADD, body, api.a.secret);
+    expectSuccess(added, {
+      Type: "Viewing",
+      Name: "Ana",
+      Phone: "+34 600 123 456",
+      Content: "Viewing of MLS TX-1001 (12 Oak St): Saturday at 10am",
+      SessionID: sessionID,
+      CreateTime: expect.any(String),
+    });
+    expect(await leads(api, api.a, { serialNumber })).toEqual([added.body.Data]);
+  });
+
   it("LeadAdd validates its fields, naming the field, and records nothing", async () => {
     const serialNumber = await api.addChatbot(api.a);
     const otherChatbot = await api.addChatbot(api.a);
@@ -67,7 +90,7 @@ describe.each(await availableBackends())("leads (%s)", (backend) => {
     const cases: [Record<string, unknown>, number, string][] = [
       [{ Type: "Handoff" }, 400, "Invalid request: serialNumber is required"],
       [{ serialNumber }, 400, "Invalid request: Type is required"],
-      [{ serialNumber, Type: "Contact" }, 400, "Invalid request: Type must be Handoff"],
+      [{ serialNumber, Type: "Contact" }, 400, "Invalid request: Type must be Handoff or Viewing"],
       [
         { serialNumber, Type: "Handoff", Email: "jane-at-example" },
         400,
@@ -98,7 +121,7 @@ describe.each(await availableBackends())("leads (%s)", (backend) => {
       [
         { Type: "Lead", Email: "x", Phone: "1", Name: 5 },
         400,
-        "Invalid request: serialNumber is required; Type must be Handoff; Name must be a string, not a number; " +
+        "Invalid request: serialNumber is required; Type must be Handoff or Viewing; Name must be a string, not a number; " +
           "Email must be an e-mail address; Phone must be a phone number with 7 to 15 digits, such as +1 512 555 0100",
       ],
       [

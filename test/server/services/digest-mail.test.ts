@@ -53,5 +53,27 @@ describe("digest mails", () => {
     expect(mail.text).toContain("1 request to talk to a person, 0 contact details left in conversations");
     expect(mail.text).toContain("Requests to talk to a person\n  12:00 · Ana · +34 612 34 56 78");
     expect(mail.text).not.toContain("Contact details left in conversations\n");
+    expect(mail.text).not.toContain("viewing");
+  });
+
+  it("lists viewing requests after the requests for a person", () => {
+    const lead = {
+      id: 1,
+      chatbotId: 1,
+      sessionId: 7,
+      name: "Ana",
+      email: "ana@example.com",
+      phone: "",
+      createdAt: new Date("2026-05-01T10:00:00Z"),
+    };
+    const mail = leadsMail(about, [
+      { ...lead, type: "Viewing", content: 'Viewing of 12 Oak St (MLS TX-1001): "Saturday at 10am"' },
+      { ...lead, id: 2, type: "Handoff", content: "" },
+    ]);
+    expect(mail.text).toContain("1 request to talk to a person, 1 viewing request, 0 contact details");
+    expect(mail.text).toMatch(
+      /Requests to talk to a person\n {2}12:00 · Ana[^\n]*\n\nRequests for a viewing\n {2}12:00 · Ana · ana@example.com · conversation 7\n {6}“Viewing of 12 Oak St/,
+    );
+    expect(mail.html).toContain("Requests for a viewing");
   });
 });
