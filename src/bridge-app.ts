@@ -40,7 +40,8 @@ export interface RunningBridge {
  * web chat at `/`, the channels' webhooks, `/healthz`, `/readyz` and `/metrics`. The bridge reaches the
  * chatbot API over HTTP through the client, also when it is the embedded one in this very process.
  * `options.host` is the address to listen on (all by default); `options.mailRetry` changes when the mail outbox
- * retries and `options.chatbotRetryMs` how often an unreachable chatbot is probed again (tests shorten the waits).
+ * retries, `options.chatbotRetryMs` how often an unreachable chatbot is probed again (tests shorten the waits) and
+ * `options.alertsClock` is the clock of the alerts' batching and quiet hours (tests move it).
  * A chatbot that cannot be reached does not stop the start: the bridge runs, /readyz says why it is not ready,
  * and the chatbot is probed again until it answers.
  * `options.role` (default `all`) splits the work between processes sharing the store (see {@link BridgeRole}): `web`
@@ -52,7 +53,13 @@ export interface RunningBridge {
 export async function startBridge(
   config: Config,
   log: Logger,
-  options: { host?: string; mailRetry?: Partial<MailRetryPolicy>; chatbotRetryMs?: number; role?: BridgeRole } = {},
+  options: {
+    host?: string;
+    mailRetry?: Partial<MailRetryPolicy>;
+    chatbotRetryMs?: number;
+    role?: BridgeRole;
+    alertsClock?: () => number;
+  } = {},
 ): Promise<RunningBridge> {
   const role = options.role ?? "all";
   const refusal = roleRefusal(role, config.bridge.storeUrl, config.dataDir);
@@ -85,7 +92,15 @@ export async function startBridge(
     metrics.watchWork(() => work.stats());
     const onMalformed = malformedPayloadReporter(log, metrics.malformedPayloads);
     outbox = mailer ? new MailOutbox({ store, mailer, log, metrics, retry: options.mailRetry }) : undefined;
-    const bridge = new Bridge({ store, config: config.bridge, chatbots: chatbots.links, log, metrics, outbox });
+    const bridge = new Bridge({
+      store,
+      config: config.bridge,
+      chatbots: chatbots.links,
+      log,
+      metrics,
+      outbox,
+      now: options.alertsClock,
+    });
     const app = express();
     app.disable("x-powered-by");
     // req.ip (what the web chat's per-address limits count) is the connection's peer unless proxies are named.
@@ -128,7 +143,11 @@ export async function startBridge(
     const desk = bridge.handoffs;
     const background = new BackgroundPasses({
       leases: bridgeStore.leases,
-      duties: [{ start: () => desk.start(), stop: () => desk.stop() }, ...(outbox ? [outbox] : [])],
+      duties: [
+        { start: () => desk.start(), stop: () => desk.stop() },
+        ...(outbox ? [outbox] : []),
+        ...(bridge.alertPoller ? [bridge.alertPoller] : []),
+      ],
       log,
     });
     background.start();

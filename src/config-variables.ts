@@ -187,6 +187,22 @@ export const VARIABLES = {
     schema: z.coerce.number().int().min(0).max(10).default(3),
     fix: "a whole number from 0 to 10: the listing cards shown after one answer at most, on every channel (0 shows none)",
   },
+  ALERTS_POLL_MINUTES: {
+    schema: z.coerce.number().min(0).max(1440).default(15),
+    fix: "minutes between two reads of the listings for saved searches' alerts, from 0 to 1440 (default 15; 0 sends no alerts)",
+  },
+  ALERTS_QUIET_HOURS: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^(off|([01]?\d|2[0-3])-([01]?\d|2[0-3]))$/i, "must be two hours from 0 to 23 such as 21-8, or off")
+      .default("21-8")
+      .transform((value) => {
+        const [from, to] = value.split("-").map(Number);
+        return from === undefined || to === undefined || from === to ? undefined : { from, to };
+      }),
+    fix: "the hours without alerts in the chatbot's time zone, as from-to in whole hours (default 21-8), or off",
+  },
   WELCOME_TEXT: {
     schema: z.string().trim().min(1).max(2000).default("Hi! How can I help you today?"),
     fix: "the greeting used when the chatbot's WelcomeMessage cannot be read",

@@ -96,8 +96,18 @@ export interface BridgeConfig {
   listingCardsMax: number;
   /** Photos, voice notes, audio and video from the users. */
   media: MediaConfig;
+  /** Saved searches' alerts (see "Alerts" in docs/bridge.md). */
+  alerts: AlertsConfig;
   /** Talking to a human (see "Talk to a human" in docs/bridge.md). */
   handoff: HandoffConfig;
+}
+
+/** When saved searches' alerts are looked for and sent. */
+export interface AlertsConfig {
+  /** How often the listings are read and compared (ALERTS_POLL_MINUTES); 0 = never, no alerts. */
+  pollMs: number;
+  /** Hours of the day without alerts, in the chatbot's time zone: from `from`:00 to `to`:00; undefined = none. */
+  quietHours: { from: number; to: number } | undefined;
 }
 
 /** How a process takes its share of the durable work (see "Several instances" in docs/scaling.md). */
@@ -234,6 +244,7 @@ export function loadConfig(
       apologyText: v.APOLOGY_TEXT,
       welcomeText: v.WELCOME_TEXT,
       listingCardsMax: v.LISTING_CARDS_MAX,
+      alerts: { pollMs: Math.round(v.ALERTS_POLL_MINUTES * 60_000), quietHours: v.ALERTS_QUIET_HOURS },
       media: {
         maxAudioSeconds: v.MEDIA_MAX_AUDIO_SECONDS,
         groupWindowMs: v.MEDIA_GROUP_WINDOW_MS,

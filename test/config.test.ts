@@ -47,6 +47,7 @@ describe("loadConfig", () => {
         apologyText: "Sorry, I couldn't finish that answer. Please try again in a moment.",
         welcomeText: "Hi! How can I help you today?",
         listingCardsMax: 3,
+        alerts: { pollMs: 900_000, quietHours: { from: 21, to: 8 } },
         media: {
           maxAudioSeconds: 600,
           groupWindowMs: 1500,
@@ -213,6 +214,19 @@ describe("loadConfig", () => {
     });
     expect(config.llm.transcribeModel).toBe("whisper-1");
     expect(problems({ MEDIA_MAX_AUDIO_SECONDS: "3600" })[0]).toMatch(/^MEDIA_MAX_AUDIO_SECONDS="3600" .*1 to 1200/);
+  });
+
+  it("reads the alerts' poll interval and quiet hours, off included", () => {
+    const alerts = (env: NodeJS.ProcessEnv) => loadConfig(env, noFile).bridge.alerts;
+    expect(alerts({ ALERTS_POLL_MINUTES: "0.5", ALERTS_QUIET_HOURS: "22-7" })).toEqual({
+      pollMs: 30_000,
+      quietHours: { from: 22, to: 7 },
+    });
+    expect(alerts({ ALERTS_POLL_MINUTES: "0", ALERTS_QUIET_HOURS: "OFF" })).toEqual({
+      pollMs: 0,
+      quietHours: undefined,
+    });
+    expect(problems({ ALERTS_QUIET_HOURS: "21-24" })[0]).toMatch(/^ALERTS_QUIET_HOURS="21-24" .*such as 21-8, or off/);
   });
 
   it("reads the mail and handoff settings: durations with units, keyword lists, MAIL_FROM required with SMTP_URL", () => {

@@ -128,6 +128,8 @@ export class WhatsAppChannel implements Channel {
       nativeDraft: false,
       maxTextLength: WHATSAPP_MAX_TEXT_LENGTH,
       quickReplies: true,
+      // Alerts could fall outside the 24-hour window, where only an approved template may go.
+      initiates: false,
       blocks: this.#options.blocks,
     };
   }

@@ -1,15 +1,16 @@
 import { type AnswerEvent, type AnswerFinal, ChatbotApiError } from "../client/index.js";
 import { askWithRecovery } from "./ask-with-recovery.js";
 import { type Attached, type BotState, type BridgeParts, sendFinal } from "./bridge-parts.js";
-import { ChannelError, type OutgoingText } from "./channel.js";
+import type { OutgoingText } from "./channel.js";
 import { commandIn } from "./commands.js";
 import type { HandoffBot } from "./handoff/handoff-routing.js";
 import type { InboundMessage, ReplyTarget } from "./inbound.js";
-import type { JobLedger } from "./job-ledger.js";
+import type { Job } from "./job-ledger.js";
 import { isLimitRefusal, limitRefusalText } from "./limit-refusal.js";
-import { CARD_ACTIONS, similarHomesQuestion } from "./listings/card-actions.js";
+import { similarHomesQuestion } from "./listings/card-actions.js";
 import type { ListingCard } from "./listings/listing-card.js";
 import { listingReferences } from "./listings/listing-references.js";
+import { sendCardsOnce } from "./listings/send-cards.js";
 import type { MediaPlan, MediaQuestion } from "./media/media-pipeline.js";
 import { refusalText } from "./media/refusals.js";
 import { type AnswerProgress, streamReply } from "./reply/reply-streamer.js";
@@ -22,19 +23,6 @@ const MEDIA_TIMEOUT_MS = 120_000;
  * conversation's next message waits for its turn.
  */
 const CARDS_LOOKUP_MS = 10_000;
-
-/** A job of a conversation, as its holder runs it. */
-export interface Job {
-  conversation: string;
-  ledger: JobLedger;
-  /**
-   * Aborts when this process may no longer write to the chat: its lease is lost, a ledger write failed, or it hands
-   * the conversation over at shutdown. Nothing more is sent then, and the job is left for the next holder.
-   */
-  fence: AbortSignal;
-  /** Puts the fence down (a ledger write failed: the lease is gone). */
-  lose(reason: unknown): void;
-}
 
 /** What the ledger keeps of one question: how far its answer got. */
 interface AskRecord {
@@ -50,12 +38,6 @@ interface AskRecord {
   delivered?: string | undefined;
   /** The user stopped the answer: no cards follow what was shown of it. */
   stopped?: boolean | undefined;
-}
-
-/** What the ledger keeps of an answer's listing cards: the cards looked up once, and how many were sent. */
-interface CardsRecord {
-  cards: ListingCard[];
-  sent: number;
 }
 
 /**
@@ -106,6 +88,20 @@ export class AnswerJob {
       // /start and /reset are answered with the greeting alone.
       if (command) {
         await this.#sendOnce("greeting", attached, last.target, await bot.greeter.greeting());
+        return;
+      }
+      // Alerts' commands and the answers of the /alert flow are the bridge's, whatever the handoff's state.
+      // Recorded only when it is about alerts: for any other message the desk changed nothing, and asking it again
+      // on a resumed job gives the same answer, so most messages cost no ledger write here.
+      let alertReply = ledger.step<OutgoingText>("alerts");
+      if (!alertReply) {
+        const origin = { channel: last.channel, botId: last.botId, target: last.target };
+        alertReply = await this.#parts.alerts.handle(conversation, origin, text);
+        if (alertReply) await ledger.record("alerts", alertReply);
+      }
+      if (alertReply) {
+        if (firstContact) await this.#sendOnce("greeting", attached, last.target, bot.greeter.greeting());
+        await this.#sendOnce("alerts-reply", attached, last.target, alertReply);
         return;
       }
       // A tap on a listing card's button asks the question it stands for, built once from the listing.
@@ -229,55 +225,14 @@ export class AnswerJob {
     return texts.filter(Boolean).join("\n");
   }
 
-  /**
-   * The listing cards of a delivered answer, after its text: looked up once (the cards go into the ledger before the
-   * first is sent), sent in the channel's groups through the pacer like any final, each group recorded once sent, so
-   * a resumed job sends none of them twice. A group whose image the platform refused goes again as text; any other
-   * failure ends the cards quietly — the answer itself was delivered.
-   */
+  /** The listing cards of a delivered answer, after its text: the listings it names, looked up once. */
   async #cards(attached: Attached, bot: BotState, answer: string, index: number): Promise<void> {
-    const surface = attached.channel.cards;
-    const { config, log, metrics } = this.#parts;
-    const { ledger, fence, conversation } = this.#job;
-    if (!surface || config.listingCardsMax <= 0) return;
-    const step = `cards:${index}`;
-    let record = ledger.step<CardsRecord>(step);
-    if (!record) {
+    const { config } = this.#parts;
+    if (config.listingCardsMax <= 0) return;
+    await sendCardsOnce(this.#parts, attached, this.#last.target, this.#job, `cards:${index}`, async () => {
       const references = listingReferences(answer);
-      const cards = references.length === 0 ? [] : await lookUpCards(bot, references, config.listingCardsMax);
-      record = { cards, sent: 0 };
-      await ledger.record(step, record);
-    }
-    const target = this.#last.target;
-    const perMessage = Math.max(1, surface.perMessage);
-    const send = (cards: ListingCard[]) =>
-      attached.pacer.schedule(
-        target,
-        "final",
-        () => {
-          fence.throwIfAborted();
-          return surface.send(target, cards, CARD_ACTIONS);
-        },
-        undefined,
-        { operation: "send" },
-      );
-    while (record.sent < record.cards.length) {
-      const group = record.cards.slice(record.sent, record.sent + perMessage);
-      try {
-        await send(group).catch((error: unknown) => {
-          if (!(error instanceof ChannelError && error.kind === "media") || fence.aborted) throw error;
-          log.info({ conversation, reason: error.message }, "a listing card's image was refused: sent as text");
-          return send(group.map((card) => ({ ...card, image: undefined })));
-        });
-        metrics.messagesOut.inc({ channel: attached.channel.name });
-        record.sent += group.length;
-      } catch (error) {
-        if (fence.aborted) throw error;
-        log.warn({ err: error, conversation }, "the listing cards could not be sent");
-        record.sent = record.cards.length;
-      }
-      await ledger.record(step, record);
-    }
+      return references.length === 0 ? [] : await lookUpCards(bot, references, config.listingCardsMax);
+    });
   }
 
   /** The questions to ask: the text, or what the files became (downloaded, converted and uploaded once). */

@@ -23,7 +23,8 @@ const LEASE_NAME = "background";
 
 /**
  * The passes that must run in one process at a time, whatever the number of instances: the handoff desk's sweep
- * (a handoff's timeout and due follow-ups, queued as events of their conversations) and the mail outbox's retries.
+ * (a handoff's timeout and due follow-ups, queued as events of their conversations), the mail outbox's retries and
+ * the alerts' poll of the listings.
  * Every process tries now and then to take the named lease `background`; the one that holds it runs them, and when
  * it stops (letting the lease go) or dies (the lease expires) another takes over.
  */
@@ -64,7 +65,7 @@ export class BackgroundPasses {
       log: this.#options.log,
       context: {},
       says: {
-        taken: "running the background passes (handoff timeouts and follow-ups, mail retries) in this process",
+        taken: "running the background passes (handoff timeouts and follow-ups, mail retries, alerts) in this process",
         lost: "lost the background lease: another process runs the passes now",
       },
       stopping: this.#stopping.signal,

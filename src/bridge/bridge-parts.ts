@@ -1,5 +1,6 @@
 import type { BridgeConfig } from "../config.js";
 import type { Logger } from "../log.js";
+import type { AlertDesk } from "./alerts/alert-desk.js";
 import type { AnswerStops } from "./answer-stops.js";
 import type { Channel, OutgoingText } from "./channel.js";
 import type { ChatbotLink } from "./chatbot-link.js";
@@ -42,6 +43,8 @@ export interface BridgeParts {
   handoff: HandoffRouting;
   /** The "Book a viewing" flows of the conversations. */
   viewings: ViewingDesk;
+  /** The saved searches' commands and guided flow. */
+  alerts: AlertDesk;
   /** The channel `name` of bot `botId`, when attached. */
   attached(name: string, botId: string): Attached | undefined;
   bot(botId: string): BotState | undefined;

@@ -3,8 +3,13 @@ import { setMaxListeners } from "node:events";
 import type { BridgeConfig } from "../config.js";
 import type { Logger } from "../log.js";
 import type { MailOutbox } from "../mail/mail-outbox.js";
-import { AnswerJob, type Job } from "./answer-job.js";
+import { AlertDesk } from "./alerts/alert-desk.js";
+import { AlertJob } from "./alerts/alert-job.js";
+import { AlertPoller } from "./alerts/alert-poller.js";
+import { SavedSearches } from "./alerts/saved-searches.js";
+import { AnswerJob } from "./answer-job.js";
 import { AnswerStops } from "./answer-stops.js";
+import type { BackgroundDuty } from "./background-passes.js";
 import { type Attached, type BotState, type BridgeParts, sendFinal } from "./bridge-parts.js";
 import type { Channel } from "./channel.js";
 import type { ChatbotLink, ChatbotView } from "./chatbot-link.js";
@@ -16,7 +21,7 @@ import { Greeter } from "./greeter.js";
 import { HandoffDesk } from "./handoff/handoff-desk.js";
 import { HandoffRouting } from "./handoff/handoff-routing.js";
 import type { InboundMessage } from "./inbound.js";
-import { JobLedger } from "./job-ledger.js";
+import { type Job, JobLedger } from "./job-ledger.js";
 import { ListingCards } from "./listings/listing-cards.js";
 import { MediaPipeline } from "./media/media-pipeline.js";
 import type { BridgeMetrics } from "./metrics.js";
@@ -42,6 +47,8 @@ export interface BridgeDependencies {
   outbox?: MailOutbox | undefined;
   /** This process, as the leases it holds name it (default a random id). */
   instanceId?: string | undefined;
+  /** The clock of alerts' hourly batching and quiet hours (default Date.now; tests move it). */
+  now?: (() => number) | undefined;
 }
 
 /** Longer than any platform's retry window (WhatsApp retries for up to 7 days). */
@@ -64,6 +71,8 @@ export class Bridge {
   readonly #handoff: HandoffRouting;
   readonly #parts: BridgeParts;
   readonly #instanceId: string;
+  readonly #searches: SavedSearches;
+  readonly #alertPoller: AlertPoller | undefined;
   #workers: ConversationWorkers | undefined;
   /** The stops pressed in other processes, heard while this one answers. */
   #stops: SignalSubscription | undefined;
@@ -99,6 +108,25 @@ export class Bridge {
       schedule: (handoff, action, id) => this.#schedule(handoff, action, id),
     });
     const transcript = new Transcript(keyv);
+    this.#searches = new SavedSearches(keyv, deps.store.sets);
+    const pollMs = deps.config.alerts.pollMs;
+    this.#alertPoller =
+      pollMs > 0
+        ? new AlertPoller({
+            chatbots: deps.chatbots.map((link) => ({
+              botId: link.botId,
+              serialNumber: link.serialNumber,
+              client: link.client,
+            })),
+            keyv,
+            searches: this.#searches,
+            work: deps.store.work,
+            intervalMs: pollMs,
+            dedupTtlMs: DEDUP_TTL_MS,
+            log: deps.log,
+            now: deps.now ?? Date.now,
+          })
+        : undefined;
     this.#handoff = new HandoffRouting(desk, transcript, deps.config.handoff, deps.metrics);
     this.#parts = {
       config: deps.config,
@@ -113,6 +141,7 @@ export class Bridge {
         transcript,
         log: deps.log,
       }),
+      alerts: new AlertDesk(this.#searches),
       attached: (name, botId) => this.#channels.get(`${name}:${botId}`),
       bot: (botId) => this.#bots.get(botId),
       stoppers: new AnswerStops(deps.store.signals),
@@ -122,6 +151,11 @@ export class Bridge {
   /** The conversations handed to a person (for the CLI and the admin endpoint). */
   get handoffs(): HandoffDesk {
     return this.#handoff.desk;
+  }
+
+  /** The alerts' poll, a background pass; undefined when ALERTS_POLL_MINUTES is 0. */
+  get alertPoller(): BackgroundDuty | undefined {
+    return this.#alertPoller;
   }
 
   /** Connects a channel's outbound side; its inbound side calls {@link accept}. */
@@ -263,7 +297,7 @@ export class Bridge {
     }
   }
 
-  /** Runs one job: a batch of messages answered together, or a handoff event. */
+  /** Runs one job: a batch of messages answered together, a handoff event, or an alert. */
   async #run(job: Job, items: WorkItem[]): Promise<void> {
     const { log } = this.#deps;
     if (job.ledger.attempts > MAX_ATTEMPTS) {
@@ -277,6 +311,10 @@ export class Bridge {
     const [first] = payloads;
     if (first?.kind === "handoff") {
       await this.#handoff.desk.handle(job.conversation, first.action, job.fence);
+      return;
+    }
+    if (first?.kind === "alert") {
+      await new AlertJob(this.#parts, this.#searches, job, first, this.#deps.now ?? Date.now).run();
       return;
     }
     const messages = payloads.flatMap((payload) =>

@@ -31,6 +31,11 @@ export interface ChannelCapabilities {
   /** Buttons with suggested questions can be offered. */
   quickReplies: boolean;
   /**
+   * False where the bot may not send a free-form message the user did not just prompt (WhatsApp: outside the
+   * 24-hour customer-service window only an approved template may go); alerts are then skipped. Default true.
+   */
+  initiates?: boolean;
+  /**
    * The platform streams a message by appending text (Slack chat.startStream / appendStream / stopStream), through
    * {@link Channel.stream}. Appended text cannot be taken back, so only text that will not change is appended.
    */

@@ -103,3 +103,16 @@ function asRecord(value: unknown): JobRecord | undefined {
   if (typeof record.steps !== "object" || record.steps === null) return undefined;
   return record as JobRecord;
 }
+
+/** A job of a conversation, as its holder runs it. */
+export interface Job {
+  conversation: string;
+  ledger: JobLedger;
+  /**
+   * Aborts when this process may no longer write to the chat: its lease is lost, a ledger write failed, or it hands
+   * the conversation over at shutdown. Nothing more is sent then, and the job is left for the next holder.
+   */
+  fence: AbortSignal;
+  /** Puts the fence down (a ledger write failed: the lease is gone). */
+  lose(reason: unknown): void;
+}

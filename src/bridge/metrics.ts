@@ -6,6 +6,11 @@ export interface BridgeMetrics {
   registry: Registry;
   messagesIn: Counter<"channel">;
   messagesOut: Counter<"channel">;
+  /**
+   * Alert messages of saved searches: `sent`, `skipped` where the channel may not send them (WhatsApp), `failed` when
+   * the platform refused them.
+   */
+  alerts: Counter<"channel" | "outcome">;
   /** From the user's message to the final text on the platform. */
   answerSeconds: Histogram<"channel">;
   /** From the user's message to the first visible text. */
@@ -101,6 +106,12 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       name: "chatbridge_messages_out_total",
       help: "Messages sent to users",
       labelNames: ["channel"],
+      ...common,
+    }),
+    alerts: new Counter({
+      name: "chatbridge_alerts_total",
+      help: "Alert messages of saved searches: sent, skipped or failed",
+      labelNames: ["channel", "outcome"],
       ...common,
     }),
     answerSeconds: new Histogram({

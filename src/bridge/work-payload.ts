@@ -1,3 +1,4 @@
+import type { PendingAlert } from "./alerts/saved-searches.js";
 import type { InboundMessage, MediaRef, ReplyTarget } from "./inbound.js";
 
 /**
@@ -7,7 +8,15 @@ import type { InboundMessage, MediaRef, ReplyTarget } from "./inbound.js";
  */
 export type WorkPayload =
   | { kind: "message"; message: StoredMessage }
-  | { kind: "handoff"; action: HandoffAction; target: ReplyTarget; channel: string; botId: string };
+  | { kind: "handoff"; action: HandoffAction; target: ReplyTarget; channel: string; botId: string }
+  | { kind: "alert"; action: AlertAction; target: ReplyTarget; channel: string; botId: string };
+
+/** A conversation's alert event, handled in the conversation's order (after a /stop sent before it, say). */
+export type AlertAction =
+  /** A listing event matched one of its saved searches: sent now, or kept until it may go. */
+  | { type: "event"; alert: PendingAlert }
+  /** The alerts kept may go now. */
+  | { type: "flush" };
 
 /** A conversation's handoff event, handled in the conversation's order. */
 export type HandoffAction =
@@ -38,7 +47,11 @@ export function readPayload(payload: unknown): WorkPayload | undefined {
   if (typeof payload !== "object" || payload === null) return undefined;
   const value = payload as Partial<WorkPayload>;
   if (value.kind === "message" && isStoredMessage(value.message)) return value as WorkPayload;
-  if (value.kind === "handoff" && typeof value.action?.type === "string" && isTarget(value.target)) {
+  if (
+    (value.kind === "handoff" || value.kind === "alert") &&
+    typeof value.action?.type === "string" &&
+    isTarget(value.target)
+  ) {
     return value as WorkPayload;
   }
   return undefined;

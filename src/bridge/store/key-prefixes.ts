@@ -31,6 +31,12 @@ export const HANDOFF_CONFIRMED_PREFIX = "handoff-confirmed:";
 export const VIEWING_PREFIX = "viewing:";
 /** `unanswered:<conversation>`: the chatbot's answers without an answer in a row (handoff-desk.ts). */
 export const UNANSWERED_PREFIX = "unanswered:";
+/** `alerts:<conversation>`: a conversation's saved searches and its `/alert` flow under way (alerts/saved-searches.ts). */
+export const ALERTS_PREFIX = "alerts:";
+/** The set of the conversations with saved searches (alerts/saved-searches.ts); no conversation key is "with-searches". */
+export const ALERTS_INDEX_KEY = "alerts:with-searches";
+/** `alerts-snapshot:<bot>`: the listings of a bot's chatbot as the last alerts poll saw them (alerts/alert-poller.ts). */
+export const ALERTS_SNAPSHOT_PREFIX = "alerts-snapshot:";
 /** `slack-thread:<bot>:<channel>:<thread ts>`: a Slack thread the bot takes part in (adapters/slack/threads.ts). */
 export const SLACK_THREAD_PREFIX = "slack-thread:";
 /** `mail-outbox:mail:<mail id>`: a mail waiting for another attempt (mail-outbox.ts). */
@@ -50,6 +56,10 @@ export const WEB_CONSENT_PREFIX = "webchat:consent:";
 
 /** `event:<channel>:<bot>:<event id>`: a platform event taken once (bridge.ts), also the id of its work item. */
 export const EVENT_CLAIM_PREFIX = "event:";
+/** `alert:<conversation>:<bot>:<mls>:<event>`: a listing event queued once for a conversation (alerts/alert-poller.ts). */
+export const ALERT_CLAIM_PREFIX = "alert:";
+/** `alert-flush:<conversation>:<due time>`: the kept alerts of a conversation queued once when due (alert-poller.ts). */
+export const ALERT_FLUSH_CLAIM_PREFIX = "alert-flush:";
 /** `mail-outbox:<mail id>`: a mail submitted once (mail-outbox.ts). */
 export const MAIL_OUTBOX_CLAIM_PREFIX = "mail-outbox:";
 /** The one process that writes {@link WEB_VISITOR_KEY} when none is kept yet (adapters/web/visitor-identity.ts). */

@@ -74,6 +74,8 @@ describe("WhatsAppChannel against the emulator", () => {
     }
     expect(codes).toEqual([131047, 131047]);
     expect(lines.filter((line) => line.includes("24-hour customer-service window"))).toHaveLength(1);
+    // So the bridge sends it nothing unprompted, such as alerts: outside the window they would be free-form.
+    expect(channel.capabilities(user("155503")).initiates).toBe(false);
   });
 
   it("maps a bad token to a rejection with the fix, never the token", async () => {

@@ -1,0 +1,177 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type Keyv from "keyv";
+import type { ListingListItem } from "../../api/types.js";
+import type { ChatbotClient } from "../../client/index.js";
+import type { Logger } from "../../log.js";
+import type { BackgroundDuty } from "../background-passes.js";
+import { cardFromListing } from "../listings/card-from-listing.js";
+import { ALERT_CLAIM_PREFIX, ALERT_FLUSH_CLAIM_PREFIX, ALERTS_SNAPSHOT_PREFIX } from "../store/key-prefixes.js";
+import type { WorkQueue } from "../store/work-queue.js";
+import type { WorkPayload } from "../work-payload.js";
+import { diffListings, type ListingEvent, type ListingSnapshot } from "./listing-diff.js";
+import type { ConversationAlerts, SavedSearches } from "./saved-searches.js";
+import { matches, priceOf } from "./search-criteria.js";
+
+/** A chatbot whose listings are watched. */
+export interface WatchedChatbot {
+  botId: string;
+  serialNumber: string;
+  client: Pick<ChatbotClient, "listListings">;
+}
+
+/** What {@link AlertPoller} works with. */
+export interface AlertPollerOptions {
+  chatbots: WatchedChatbot[];
+  keyv: Keyv;
+  searches: SavedSearches;
+  work: WorkQueue;
+  /** Time between two passes. */
+  intervalMs: number;
+  /** How long an alert's id is claimed: an event found again within it is not queued again. */
+  dedupTtlMs: number;
+  log: Logger;
+  now: () => number;
+}
+
+/** RealEstateList's page size for a poll. */
+const PAGE_SIZE = 100;
+/** Listings a poll reads at most per chatbot. */
+const MAX_LISTINGS = 5_000;
+
+/**
+ * Finds the alerts, as a background pass (one process at a time): every interval it reads each chatbot's listings
+ * through RealEstateList — the same on the hosted platform and on the self-hosted server — compares them with the
+ * snapshot of the last pass (`alerts-snapshot:<bot>`), and queues each event for every conversation of that bot with
+ * a saved search it matches, as work of the conversation whose id names both (so a pass redone after a crash queues
+ * nothing twice); the snapshot is written after. It also queues the alerts kept for later once their time has come.
+ */
+export class AlertPoller implements BackgroundDuty {
+  readonly #options: AlertPollerOptions;
+  #stopping: AbortController | undefined;
+  #loop: Promise<void> | undefined;
+
+  constructor(options: AlertPollerOptions) {
+    this.#options = options;
+  }
+
+  start(): void {
+    if (this.#loop) return;
+    const stopping = new AbortController();
+    this.#stopping = stopping;
+    this.#loop = this.#run(stopping.signal);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping?.abort();
+    await this.#loop;
+    this.#loop = undefined;
+  }
+
+  async #run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      await this.pass();
+      await sleep(this.#options.intervalMs, undefined, { signal }).catch(() => undefined);
+    }
+  }
+
+  /** One pass: each chatbot's listings compared, their events queued, then the alerts now due. Never rejects. */
+  async pass(): Promise<void> {
+    const { log, keyv } = this.#options;
+    let conversations: Map<string, ConversationAlerts> | undefined;
+    for (const chatbot of this.#options.chatbots) {
+      try {
+        const key = `${ALERTS_SNAPSHOT_PREFIX}${chatbot.botId}`;
+        const items = await listAll(chatbot);
+        const previous = (await keyv.get<ListingSnapshot>(key)) ?? undefined;
+        const { events, snapshot } = diffListings(previous, items);
+        if (events.length > 0) {
+          conversations ??= await this.#conversations();
+          await this.#queue(chatbot, events, conversations);
+        }
+        // After the events are queued: a pass that fails before finds them again (and queues none twice).
+        await keyv.set(key, snapshot);
+      } catch (error) {
+        log.warn({ err: error, botId: chatbot.botId }, "alerts: the listings could not be compared; trying next time");
+      }
+    }
+    try {
+      await this.#queueDue(conversations ?? (await this.#conversations()));
+    } catch (error) {
+      log.warn({ err: error }, "alerts: the alerts due could not be queued; trying next time");
+    }
+  }
+
+  /** The records of the conversations with saved searches. */
+  async #conversations(): Promise<Map<string, ConversationAlerts>> {
+    const { searches } = this.#options;
+    const records = new Map<string, ConversationAlerts>();
+    for (const conversation of await searches.conversations()) {
+      const alerts = await searches.read(conversation);
+      if (alerts && alerts.searches.length > 0) records.set(conversation, alerts);
+    }
+    return records;
+  }
+
+  /** Queues each event for each conversation of the chatbot's bot with a search it matches. */
+  async #queue(
+    chatbot: WatchedChatbot,
+    events: ListingEvent[],
+    conversations: Map<string, ConversationAlerts>,
+  ): Promise<void> {
+    for (const event of events) {
+      // The price is part of a drop's id: a second drop of the same listing is an event of its own.
+      const price = event.kind === "price-drop" ? `:${priceOf(event.item)}` : "";
+      const eventId = `${chatbot.botId}:${event.mlsNumber}:${event.kind}${price}`;
+      const card = cardFromListing(event.item);
+      for (const [conversation, alerts] of conversations) {
+        if (alerts.botId !== chatbot.botId) continue;
+        if (!alerts.searches.some((search) => matches(search.criteria, event.item))) continue;
+        const id = `${ALERT_CLAIM_PREFIX}${conversation}:${eventId}`;
+        const alert = { id: eventId, kind: event.kind, card };
+        await this.#enqueue(id, conversation, alerts, { type: "event", alert });
+      }
+    }
+  }
+
+  /** Queues the alerts kept for later whose time has come. */
+  async #queueDue(conversations: Map<string, ConversationAlerts>): Promise<void> {
+    const now = this.#options.now();
+    for (const [conversation, alerts] of conversations) {
+      if (!alerts.pending?.length || alerts.dueAt === undefined || alerts.dueAt > now) continue;
+      // Named by the time it was due for: queued once, however many passes see it before it is handled.
+      const id = `${ALERT_FLUSH_CLAIM_PREFIX}${conversation}:${alerts.dueAt}`;
+      await this.#enqueue(id, conversation, alerts, { type: "flush" });
+    }
+  }
+
+  async #enqueue(
+    id: string,
+    conversation: string,
+    alerts: ConversationAlerts,
+    action: Extract<WorkPayload, { kind: "alert" }>["action"],
+  ): Promise<void> {
+    const payload: WorkPayload = {
+      kind: "alert",
+      action,
+      target: alerts.target,
+      channel: alerts.channel,
+      botId: alerts.botId,
+    };
+    await this.#options.work.enqueue({ id, conversation, payload }, this.#options.dedupTtlMs);
+  }
+}
+
+/** Every listing of the chatbot, page by page, up to {@link MAX_LISTINGS}. */
+async function listAll(chatbot: WatchedChatbot): Promise<ListingListItem[]> {
+  const items: ListingListItem[] = [];
+  for (let page = 1; items.length < MAX_LISTINGS; page++) {
+    const { List } = await chatbot.client.listListings({
+      SerialNumber: chatbot.serialNumber,
+      PageNumber: page,
+      PageSize: PAGE_SIZE,
+    });
+    items.push(...List);
+    if (List.length < PAGE_SIZE) break;
+  }
+  return items;
+}

@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { ListingListItem } from "../../../src/api/types.js";
+import { AlertPoller } from "../../../src/bridge/alerts/alert-poller.js";
+import { SavedSearches } from "../../../src/bridge/alerts/saved-searches.js";
+import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
+import { ALERTS_SNAPSHOT_PREFIX } from "../../../src/bridge/store/key-prefixes.js";
+import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
+import { createLogger } from "../../../src/log.js";
+import { listingItem } from "../../upstream/scripted-chatbot.js";
+
+let store: BridgeStore | undefined;
+
+afterEach(async () => {
+  await store?.close();
+});
+
+/** A poller over chatbots A and B, each serving its own mutable listings, and its store's saved searches. */
+async function setUp() {
+  store = await openBridgeStore({ url: "memory://", dataDir: "/nonexistent" });
+  const listings: Record<string, ListingListItem[]> = { A: [listingItem("TX-1")], B: [listingItem("TX-1")] };
+  const chatbot = (botId: string) => ({
+    botId,
+    serialNumber: `serial-${botId}`,
+    client: {
+      listListings: async (query: { PageNumber?: number; PageSize?: number }) => {
+        const size = query.PageSize ?? 20;
+        const from = ((query.PageNumber ?? 1) - 1) * size;
+        const all = listings[botId] ?? [];
+        return { List: all.slice(from, from + size), VirtualCount: all.length };
+      },
+    },
+  });
+  const searches = new SavedSearches(store.keyv, store.sets);
+  const save = (conversation: string, botId: string, city: string) =>
+    searches.write(conversation, {
+      channel: "telegram",
+      botId,
+      target: { chatId: conversation, isGroup: false },
+      searches: [{ criteria: { city }, savedAt: 0 }],
+    });
+  await save("a-austin", "A", "Austin");
+  await save("a-dallas", "A", "Dallas");
+  await save("b-austin", "B", "Austin");
+  const poller = new AlertPoller({
+    chatbots: [chatbot("A"), chatbot("B")],
+    keyv: store.keyv,
+    searches,
+    work: store.work,
+    intervalMs: 60_000,
+    dedupTtlMs: 60_000,
+    log: createLogger("silent"),
+    now: () => 0,
+  });
+  return { poller, listings, store, searches };
+}
+
+describe("alert poller", () => {
+  it("queues each event once for each conversation of that bot with a matching search", async () => {
+    const { poller, listings, store } = await setUp();
+    await poller.pass();
+    expect((await store.work.stats()).items).toBe(0);
+    listings.A?.push(
+      listingItem("TX-2"),
+      ...Array.from({ length: 120 }, (_, n) => listingItem(`LA-${n}`, { City: "LA" })),
+    );
+    await poller.pass();
+    expect(await store.work.stats()).toMatchObject({ items: 1, conversations: 1 });
+    // A pass that stopped before writing its snapshot, redone: the same event, not queued twice.
+    await store.keyv.set(`${ALERTS_SNAPSHOT_PREFIX}A`, { "TX-1": { price: 450_000, status: "active" } });
+    await poller.pass();
+    expect((await store.work.stats()).items).toBe(1);
+    const controller = new AbortController();
+    const lease = await store.work.take(controller.signal);
+    expect(lease?.conversation).toBe("a-austin");
+    const [item] = (await lease?.pending()) ?? [];
+    expect(item?.id).toBe("alert:a-austin:A:TX-2:new");
+    expect(item?.payload).toMatchObject({
+      kind: "alert",
+      channel: "telegram",
+      botId: "A",
+      action: { type: "event", alert: { id: "A:TX-2:new", kind: "new", card: { mlsNumber: "TX-2" } } },
+    });
+    await lease?.release();
+  });
+
+  it("queues the alerts kept for later once they are due, once", async () => {
+    const { poller, store, searches } = await setUp();
+    const alerts = await searches.read("a-austin");
+    if (!alerts) throw new Error("no record");
+    await searches.write("a-austin", { ...alerts, pending: [], dueAt: 1 });
+    await poller.pass();
+    expect((await store.work.stats()).items).toBe(0);
+    const card = {
+      mlsNumber: "TX-1",
+      url: "",
+      price: "",
+      saleType: "for_sale" as const,
+      address: "",
+      propertyType: "",
+    };
+    await searches.write("a-austin", { ...alerts, pending: [{ id: "x", kind: "new", card }], dueAt: 0 });
+    await poller.pass();
+    await poller.pass();
+    expect((await store.work.stats()).items).toBe(1);
+  });
+});

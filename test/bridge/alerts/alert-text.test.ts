@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { alertText, MAX_ALERT_LINES } from "../../../src/bridge/alerts/alert-text.js";
+import type { PendingAlert } from "../../../src/bridge/alerts/saved-searches.js";
+import { cardFromListing } from "../../../src/bridge/listings/card-from-listing.js";
+import { listingItem } from "../../upstream/scripted-chatbot.js";
+
+const alert = (mls: string, kind: PendingAlert["kind"]): PendingAlert => ({
+  id: mls,
+  kind,
+  card: cardFromListing(listingItem(mls)),
+});
+
+describe("alert text", () => {
+  it("names each listing with what happened to it", () => {
+    expect(alertText([alert("TX-1", "now-active"), alert("TX-2", "price-drop")])).toBe(
+      "2 homes for your alerts:\n" +
+        "• Now on the market: $450,000 · 3 beds · 12 Oak St, Austin, TX 78701 https://homes.test/listing/tx-1\n" +
+        "• Price drop: $450,000 · 3 beds · 12 Oak St, Austin, TX 78701 https://homes.test/listing/tx-2\n\n" +
+        "/alerts lists your alerts, /stop ends them.",
+    );
+  });
+
+  it(`names ${MAX_ALERT_LINES} at most, then how many more`, () => {
+    const text = alertText(Array.from({ length: MAX_ALERT_LINES + 3 }, (_, n) => alert(`TX-${n}`, "new")));
+    expect(text.split("\n").filter((line) => line.startsWith("• "))).toHaveLength(MAX_ALERT_LINES);
+    expect(text).toContain("\n…and 3 more.\n");
+  });
+});
