@@ -195,7 +195,7 @@ export interface LeadQuery {
  * handoff recorded without a session.
  */
 export interface LeadItem {
-  Type: "Handoff" | "Contact" | (string & {});
+  Type: "Handoff" | "Contact" | "ListingVisit" | (string & {});
   Name: string;
   Email?: string;
   Phone?: string;
@@ -204,13 +204,13 @@ export interface LeadItem {
   CreateTime: string;
 }
 
-/** A request to talk to a person, for LeadAdd (an extension of the self-hosted server). */
+/** A request to talk to a person or a listing link's visit, for LeadAdd (an extension of the self-hosted server). */
 export interface LeadInput {
   serialNumber: string;
   /** The conversation the request came from. */
   sessionID?: number;
-  /** Default (and only value): Handoff. */
-  Type?: "Handoff";
+  /** Handoff (the default), or ListingVisit (Content from `listingVisitContent`). */
+  Type?: "Handoff" | "ListingVisit";
   Name?: string;
   Email?: string;
   /** 7 to 15 digits; "+", spaces, dashes, dots and parentheses allowed. */

@@ -8,8 +8,11 @@ import type { InboundMessage, ReplyTarget } from "./inbound.js";
 import type { JobLedger } from "./job-ledger.js";
 import { isLimitRefusal, limitRefusalText } from "./limit-refusal.js";
 import { CARD_ACTIONS, similarHomesQuestion } from "./listings/card-actions.js";
+import { cardFacts } from "./listings/card-text.js";
 import type { ListingCard } from "./listings/listing-card.js";
+import { listingLinkIn } from "./listings/listing-links.js";
 import { listingReferences } from "./listings/listing-references.js";
+import { recordListingVisit, VIEWING_QUESTION } from "./listings/listing-visit.js";
 import type { MediaPlan, MediaQuestion } from "./media/media-pipeline.js";
 import { refusalText } from "./media/refusals.js";
 import { type AnswerProgress, streamReply } from "./reply/reply-streamer.js";
@@ -99,6 +102,12 @@ export class AnswerJob {
       if (command === "reset" && !ledger.has("reset")) {
         await bot.sessions.renew(conversation, fence);
         await ledger.record("reset", true);
+      }
+      // A conversation opened from a listing's link (Telegram's /start <code> included) starts with that listing.
+      const visited = command === "reset" ? undefined : listingLinkIn(text);
+      if (visited !== undefined) {
+        await this.#listingVisit(attached, bot, visited);
+        return;
       }
       // /start and /reset are answered with the greeting alone.
       if (command) {
@@ -202,22 +211,49 @@ export class AnswerJob {
   }
 
   /**
-   * The listing cards of a delivered answer, after its text: looked up once (the cards go into the ledger before the
-   * first is sent), sent in the channel's groups through the pacer like any final, each group recorded once sent, so
-   * a resumed job sends none of them twice. A group whose image the platform refused goes again as text; any other
-   * failure ends the cards quietly — the answer itself was delivered.
+   * A conversation opened from the link of listing `mlsNumber` (`chatbridge links`): instead of the greeting, the
+   * listing's card and {@link VIEWING_QUESTION}, each a step of the ledger; the visit counted once, with the lookup.
+   * A listing that is gone gets the greeting.
    */
-  async #cards(attached: Attached, bot: BotState, answer: string, index: number): Promise<void> {
+  async #listingVisit(attached: Attached, bot: BotState, mlsNumber: string): Promise<void> {
+    const { metrics, log } = this.#parts;
+    const { conversation, fence } = this.#job;
+    const target = this.#last.target;
+    const channel = attached.channel.name;
+    const cards = await this.#once("visit", async () => {
+      const found = await lookUpCards(bot, [{ kind: "mls", mlsNumber }], 1);
+      const visited = found[0]?.mlsNumber ?? mlsNumber;
+      await recordListingVisit({ bot, conversation, channel, mlsNumber: visited, fence }, metrics, log);
+      return found;
+    });
+    const card = cards[0];
+    if (!card) {
+      await this.#sendOnce("greeting", attached, target, bot.greeter.greeting());
+      return;
+    }
+    if (attached.channel.cards) await this.#cards(attached, "visit-card", async () => cards);
+    else {
+      // Named as an answer would name it: the web chat shows the card after this text, as after any answer.
+      const text = [`MLS ${card.mlsNumber} · ${card.address}`, cardFacts(card), card.url].join("\n");
+      await this.#sendOnce("visit-card", attached, target, { text, format: "plain" });
+    }
+    await this.#sendOnce("visit-question", attached, target, { text: VIEWING_QUESTION, format: "plain" });
+  }
+
+  /**
+   * Listing cards, after an answer's text or opening a visit: looked up once by `find` (the cards go into the ledger
+   * `step` before the first is sent), sent in the channel's groups through the pacer like any final, each group
+   * recorded once sent, so a resumed job sends none of them twice. A group whose image the platform refused goes
+   * again as text; any other failure ends the cards quietly — what they follow was delivered.
+   */
+  async #cards(attached: Attached, step: string, find: () => Promise<ListingCard[]>): Promise<void> {
     const surface = attached.channel.cards;
-    const { config, log, metrics } = this.#parts;
+    const { log, metrics } = this.#parts;
     const { ledger, fence, conversation } = this.#job;
-    if (!surface || config.listingCardsMax <= 0) return;
-    const step = `cards:${index}`;
+    if (!surface) return;
     let record = ledger.step<CardsRecord>(step);
     if (!record) {
-      const references = listingReferences(answer);
-      const cards = references.length === 0 ? [] : await lookUpCards(bot, references, config.listingCardsMax);
-      record = { cards, sent: 0 };
+      record = { cards: await find(), sent: 0 };
       await ledger.record(step, record);
     }
     const target = this.#last.target;
@@ -356,7 +392,13 @@ export class AnswerJob {
   async #afterDelivery(attached: Attached, bot: BotState, record: AskRecord, index: number): Promise<void> {
     const { conversation, ledger, fence } = this.#job;
     const delivered = record.delivered ?? "";
-    if (!record.stopped) await this.#cards(attached, bot, delivered, index);
+    const max = this.#parts.config.listingCardsMax;
+    if (!record.stopped && max > 0) {
+      await this.#cards(attached, `cards:${index}`, async () => {
+        const references = listingReferences(delivered);
+        return references.length === 0 ? [] : lookUpCards(bot, references, max);
+      });
+    }
     if (ledger.has(`answered:${index}`)) return;
     await this.#parts.handoff.answered(conversation, delivered, record.final?.noAnswer === true, bot.settings, (text) =>
       sendFinal(this.#parts, attached, this.#last.target, text, fence),

@@ -125,8 +125,11 @@ export interface StoredFile {
   createdAt: Date;
 }
 
-/** A request to talk to a person (recorded by the bridge), or contact details a user left in a conversation. */
-export type LeadType = "Handoff" | "Contact";
+/**
+ * A request to talk to a person or a listing link's visit (both recorded by the bridge), or contact details a user left
+ * in a conversation.
+ */
+export type LeadType = "Handoff" | "Contact" | "ListingVisit";
 
 /** A lead of a chatbot; `email` and `phone` are "" when not given. */
 export interface Lead {

@@ -20,7 +20,7 @@ beforeAll(async () => {
     WhatsAppEmulator.start(),
     ScriptedChatbot.start(),
   ]);
-  chatbot.listings = [listingItem("TX-1001"), listingItem("MLS 77.5")];
+  chatbot.listings = [listingItem("TX-1001"), listingItem("MLS 77.5", { Url: "https://homes.test/listing/mls-77-5" })];
 });
 afterAll(async () => {
   await Promise.all([telegram.close(), whatsapp.close(), chatbot.close()]);
@@ -49,7 +49,8 @@ async function links(args: string[], variables = env()) {
   return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
-describe("chatbridge links", () => {
+// Each case runs the command as a process (tsx compiling it first): seconds each on a busy machine.
+describe("chatbridge links", { timeout: 60_000 }, () => {
   it("prints a link per enabled channel and writes QR codes (PNG and SVG) that decode back to it", async () => {
     const out = mkdtempSync(path.join(tmpdir(), "chatbridge-links-out-"));
     const { code, stdout, stderr } = await links(["TX-1001", "--out", out]);
@@ -79,7 +80,7 @@ describe("chatbridge links", () => {
   it("finds the listing by its page's address, and encodes an MLS number a link cannot carry as it is", async () => {
     const out = mkdtempSync(path.join(tmpdir(), "chatbridge-links-out-"));
     const variables = { ...env(), TELEGRAM_BOT_TOKEN: "", WHATSAPP_ACCESS_TOKEN: "" };
-    const { code, stdout } = await links(["https://homes.test/listing/mls 77.5", "--out", out], variables);
+    const { code, stdout } = await links(["https://homes.test/listing/mls-77-5", "--out", out], variables);
 
     expect(code).toBe(0);
     const encoded = Buffer.from("MLS 77.5").toString("base64url");

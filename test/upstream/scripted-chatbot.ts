@@ -115,6 +115,8 @@ export class ScriptedChatbot {
   listings: ListingListItem[] = [];
   /** RealEstateList requests so far, as sent. */
   readonly listingQueries: Record<string, unknown>[] = [];
+  /** LeadAdd requests so far, as sent (handoffs, listing link visits). */
+  readonly leads: Record<string, unknown>[] = [];
   /** The settings `Get` answers (WelcomeMessage, SuggestedMessage, TalkToHumanEmail…). */
   welcome: ChatbotSettings = { WelcomeMessage: "Welcome to **Homes**!", SuggestedMessage: "Homes for sale\nRentals" };
   answer: (question: string, ask: RecordedAsk) => AnswerScript = (question) => ({
@@ -166,6 +168,12 @@ export class ScriptedChatbot {
       sendEnvelope(res, [{ Key: "2", Value: "gpt-4o", Status: true }]),
     );
     this.api.route("POST", "/chat/Chatbot/ChatContentHistory", (_req, res) => sendEnvelope(res, []));
+    this.api.route("POST", "/chat/Chatbot/LeadAdd", (req, res) => {
+      const lead = req.body as Record<string, unknown>;
+      this.leads.push({ ...lead });
+      const { Type, Name = "", Content = "", sessionID = null } = lead;
+      sendEnvelope(res, { Type, Name, Content, SessionID: sessionID, CreateTime: new Date().toISOString() });
+    });
     this.api.route("POST", "/chat/Chatbot/RealEstateList", (req, res) => {
       const query = req.body as { MLSNumber?: string; PageNumber?: number; PageSize?: number };
       this.listingQueries.push({ ...query });

@@ -2,8 +2,11 @@ import { z } from "zod";
 import { calendarDay, daysInOrder, emailOrEmpty, phoneOrEmpty, serialNumber, text } from "./fields.js";
 import { onceValid } from "./rules.js";
 
-/** The leads LeadAdd records; Contact leads are found by the server itself in users' questions. */
-export const ADDABLE_LEAD_TYPES = ["Handoff"] as const;
+/**
+ * The leads LeadAdd records: a request for a person, or a visit from a listing's link; Contact leads are found by
+ * the server itself in users' questions.
+ */
+export const ADDABLE_LEAD_TYPES = ["Handoff", "ListingVisit"] as const;
 
 const sessionID = z.number().int().min(1);
 
@@ -20,7 +23,7 @@ export const leadListSchema = leadListFields.superRefine(
   onceValid(leadListFields, ["startTime", "endTime"]),
 );
 
-/** `/chat/Chatbot/LeadAdd` (an extension of the self-hosted server): a request to talk to a person. */
+/** `/chat/Chatbot/LeadAdd` (an extension of the self-hosted server): a request to talk to a person, or a visit. */
 export const leadAddSchema = z.object({
   serialNumber,
   sessionID: sessionID.optional(),
