@@ -12,6 +12,9 @@ import { type WidgetMode, WidgetView } from "./view.js";
  */
 const script = document.currentScript as HTMLScriptElement | null;
 
+/** What a listing's code looks like (src/bridge/listings/listing-links.ts): Telegram's start-payload characters. */
+const LISTING_CODE = /^lx?-[A-Za-z0-9_-]{1,62}$/;
+
 async function start(): Promise<void> {
   if (!script?.src) return;
   const base = script.src.replace(/\/widget\.js(?:[?#].*)?$/, "");
@@ -43,28 +46,9 @@ async function start(): Promise<void> {
     window.localStorage.setItem(popped, new Date().toISOString());
     view.open();
   }
-  startFromListingLink(conversation, view, storage, settings.chatbot);
-}
-
-/** What a listing's code looks like (src/bridge/listings/listing-links.ts): Telegram's start-payload characters. */
-const LISTING_CODE = /^lx?-[A-Za-z0-9_-]{1,62}$/;
-
-/**
- * A page opened from a listing's link or QR code (`?listing=<code>`, from `chatbridge links`): the panel opens and
- * the code goes to the bridge as the visitor's first message, which answers with the listing's card and a question.
- * Sent once per code and visitor, so reloading the page neither counts a second visit nor shows the card again.
- */
-function startFromListingLink(conversation: Conversation, view: WidgetView, storage: Storage, chatbot: string): void {
-  const code = new URLSearchParams(window.location.search).get("listing");
-  if (!code || !LISTING_CODE.test(code)) return;
-  view.open();
-  const sent = `chatbridge.${chatbot}.listing`;
-  if (storage.getItem(sent) === code) return;
-  storage.setItem(sent, code);
-  void conversation.send(code).then(({ taken }) => {
-    // Not taken (the bridge was away, or the visitor over a limit): the next load of the page tries again.
-    if (!taken) storage.removeItem(sent);
-  });
+  // A page opened from a listing's link or QR code (`chatbridge links`) starts the conversation about that listing.
+  const listing = new URLSearchParams(window.location.search).get("listing");
+  if (listing && LISTING_CODE.test(listing)) view.openWithListing(listing);
 }
 
 /**
