@@ -234,7 +234,8 @@ export class AnswerJob {
     if (attached.channel.cards) await this.#cards(attached, "visit-card", async () => cards);
     else {
       // Named as an answer would name it: the web chat shows the card after this text, as after any answer.
-      const text = [`MLS ${card.mlsNumber} · ${card.address}`, cardFacts(card), card.url].join("\n");
+      const mls = /^MLS/i.test(card.mlsNumber) ? card.mlsNumber : `MLS ${card.mlsNumber}`;
+      const text = [`${mls} · ${card.address}`, cardFacts(card), card.url].join("\n");
       await this.#sendOnce("visit-card", attached, target, { text, format: "plain" });
     }
     await this.#sendOnce("visit-question", attached, target, { text: VIEWING_QUESTION, format: "plain" });
