@@ -41,6 +41,23 @@ export interface ChannelPlugin<Settings = unknown, Entry = unknown> {
    * @throws ConfigError for settings that must stop the start (a webhook that would accept anyone's posts).
    */
   start(context: ChannelContext<Settings>): Promise<RunningChannel>;
+  /**
+   * A link that opens a conversation with this bot whose first message carries `start.code` (`chatbridge links`):
+   * undefined when the channel has no such links or is off for the bot. `start.text` is a sentence ending with the
+   * code, for a channel whose link can only prefill what the user sends.
+   * @throws Error saying what could not be learned (the bot's username, the number) and what to check.
+   */
+  conversationLink?(
+    settings: Settings,
+    start: ConversationStart,
+    deployment: Pick<Deployment, "publicUrl" | "localUrl">,
+  ): Promise<string | undefined>;
+}
+
+/** What a conversation link starts with: the listing's code, and a sentence ending with it. */
+export interface ConversationStart {
+  code: string;
+  text: string;
 }
 
 /** A channel plugin and the bots configured for it (see `Config.channels`). */

@@ -1,4 +1,5 @@
 import { defineChannelPlugin, startEach } from "../../src/channel-plugin.js";
+import { telegramConversationLink } from "./conversation-link.js";
 import { type TelegramWebhook, telegramWebhookRoutes } from "./routes.js";
 import {
   TELEGRAM_VARIABLES,
@@ -32,6 +33,7 @@ export const telegramPlugin = defineChannelPlugin<typeof TELEGRAM_VARIABLES, Tel
       `PUBLIC_URL=${publicUrl} is not https: Telegram posts webhooks only to https:// addresses (except a local Bot API server); set PUBLIC_URL to the https address of this server, or TELEGRAM_MODE=polling.`,
     ];
   },
+  conversationLink: (settings, start) => telegramConversationLink(settings, start),
   start: async ({ bots, bridge, http, store, log, onMalformed, receive, deployment }) => {
     // One route for every bot's webhook; each bot in webhook mode adds itself once its secret is known.
     const webhooks = new Map<string, TelegramWebhook>();

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineChannelPlugin } from "../../src/channel-plugin.js";
+import { webConversationLink } from "./conversation-link.js";
 import { DEFAULT_WEB_CHAT_LIMITS, type WebChatLimitSettings, webChatLimitsVariable } from "./limit-settings.js";
 import { WebChannel } from "./outbound.js";
 import { PrivacyConsents } from "./privacy-consents.js";
@@ -41,6 +42,7 @@ export const webPlugin = defineChannelPlugin<
   }),
   botEntry: undefined,
   settingsForBot: (_entry, defaults) => defaults,
+  conversationLink: async (_settings, start, deployment) => webConversationLink(start, deployment),
   start: async ({ bots, bridge, http, store, log, metrics, receive, deployment }) => {
     const settings = bots[0]?.settings;
     const files = new VisitorFiles(store.keyv);

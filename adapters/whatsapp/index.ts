@@ -1,4 +1,5 @@
 import { defineChannelPlugin, startEach } from "../../src/channel-plugin.js";
+import { whatsappConversationLink } from "./conversation-link.js";
 import {
   WHATSAPP_VARIABLES,
   type WhatsAppEntry,
@@ -28,6 +29,7 @@ export const whatsappPlugin = defineChannelPlugin<typeof WHATSAPP_VARIABLES, Wha
     of: (entry) => entry.phoneNumberId,
     problem: (id) => `WhatsApp phone number id ${id} is used twice; each number belongs to one entry.`,
   },
+  conversationLink: (settings, start) => whatsappConversationLink(settings, start),
   start: ({ bots, bridge, http, log, metrics, onMalformed, receive }) =>
     startEach(bots, async ({ botId, settings }) => {
       const { status } = startWhatsApp({

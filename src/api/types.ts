@@ -195,7 +195,7 @@ export interface LeadQuery {
  * known; `SessionID` is null for a handoff recorded without a session.
  */
 export interface LeadItem {
-  Type: "Handoff" | "Viewing" | "Contact" | (string & {});
+  Type: "Handoff" | "Viewing" | "Contact" | "ListingVisit" | (string & {});
   Name: string;
   Email?: string;
   Phone?: string;
@@ -204,13 +204,13 @@ export interface LeadItem {
   CreateTime: string;
 }
 
-/** A request to talk to a person or to visit a listing, for LeadAdd (an extension of the self-hosted server). */
+/** A request to talk to a person or to visit a listing, or a listing link's visit, for LeadAdd (an extension of the self-hosted server). */
 export interface LeadInput {
   serialNumber: string;
   /** The conversation the request came from. */
   sessionID?: number;
-  /** Handoff (the default) or Viewing. */
-  Type?: "Handoff" | "Viewing";
+  /** Handoff (the default), Viewing, or ListingVisit (Content from `listingVisitContent`). */
+  Type?: "Handoff" | "Viewing" | "ListingVisit";
   Name?: string;
   Email?: string;
   /** 7 to 15 digits; "+", spaces, dashes, dots and parentheses allowed. */

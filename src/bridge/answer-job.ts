@@ -8,8 +8,11 @@ import type { InboundMessage, ReplyTarget } from "./inbound.js";
 import type { Job } from "./job-ledger.js";
 import { isLimitRefusal, limitRefusalText } from "./limit-refusal.js";
 import { similarHomesQuestion } from "./listings/card-actions.js";
+import { cardFacts } from "./listings/card-text.js";
 import type { ListingCard } from "./listings/listing-card.js";
+import { listingLinkIn } from "./listings/listing-links.js";
 import { listingReferences } from "./listings/listing-references.js";
+import { recordListingVisit, VIEWING_QUESTION } from "./listings/listing-visit.js";
 import { sendCardsOnce } from "./listings/send-cards.js";
 import type { MediaPlan, MediaQuestion } from "./media/media-pipeline.js";
 import { refusalText } from "./media/refusals.js";
@@ -82,9 +85,17 @@ export class AnswerJob {
         await bot.sessions.renew(conversation, fence);
         await ledger.record("reset", true);
       }
+      // A conversation opened from a listing's link (Telegram's /start <code> included) starts with that listing;
+      // like a command, it leaves a viewing flow under way.
+      const visited = command === "reset" ? undefined : listingLinkIn(text);
       // A tap on "Book a viewing" and the messages that answer its questions are the viewing flow's; a command
       // leaves the flow and is handled as usual.
-      if (await this.#viewing(attached, bot, command !== undefined || text.startsWith("/"))) return;
+      const leaves = command !== undefined || text.startsWith("/") || visited !== undefined;
+      if (await this.#viewing(attached, bot, leaves)) return;
+      if (visited !== undefined) {
+        await this.#listingVisit(attached, bot, visited);
+        return;
+      }
       // /start and /reset are answered with the greeting alone.
       if (command) {
         await this.#sendOnce("greeting", attached, last.target, await bot.greeter.greeting());
@@ -225,14 +236,36 @@ export class AnswerJob {
     return texts.filter(Boolean).join("\n");
   }
 
-  /** The listing cards of a delivered answer, after its text: the listings it names, looked up once. */
-  async #cards(attached: Attached, bot: BotState, answer: string, index: number): Promise<void> {
-    const { config } = this.#parts;
-    if (config.listingCardsMax <= 0) return;
-    await sendCardsOnce(this.#parts, attached, this.#last.target, this.#job, `cards:${index}`, async () => {
-      const references = listingReferences(answer);
-      return references.length === 0 ? [] : await lookUpCards(bot, references, config.listingCardsMax);
+  /**
+   * A conversation opened from the link of listing `mlsNumber` (`chatbridge links`): instead of the greeting, the
+   * listing's card and {@link VIEWING_QUESTION}, each a step of the ledger; the visit counted once, with the lookup.
+   * A listing that is gone gets the greeting.
+   */
+  async #listingVisit(attached: Attached, bot: BotState, mlsNumber: string): Promise<void> {
+    const { metrics, log } = this.#parts;
+    const { conversation, fence } = this.#job;
+    const target = this.#last.target;
+    const channel = attached.channel.name;
+    const cards = await this.#once("visit", async () => {
+      const found = await lookUpCards(bot, [{ kind: "mls", mlsNumber }], 1);
+      const visited = found[0]?.mlsNumber ?? mlsNumber;
+      await recordListingVisit({ bot, conversation, channel, mlsNumber: visited, fence }, metrics, log);
+      return found;
     });
+    const card = cards[0];
+    if (!card) {
+      await this.#sendOnce("greeting", attached, target, bot.greeter.greeting());
+      return;
+    }
+    if (attached.channel.cards)
+      await sendCardsOnce(this.#parts, attached, target, this.#job, "visit-card", async () => cards);
+    else {
+      // Named as an answer would name it: the web chat shows the card after this text, as after any answer.
+      const mls = /^MLS/i.test(card.mlsNumber) ? card.mlsNumber : `MLS ${card.mlsNumber}`;
+      const text = [`${mls} · ${card.address}`, cardFacts(card), card.url].join("\n");
+      await this.#sendOnce("visit-card", attached, target, { text, format: "plain" });
+    }
+    await this.#sendOnce("visit-question", attached, target, { text: VIEWING_QUESTION, format: "plain" });
   }
 
   /** The questions to ask: the text, or what the files became (downloaded, converted and uploaded once). */
@@ -339,7 +372,13 @@ export class AnswerJob {
   async #afterDelivery(attached: Attached, bot: BotState, record: AskRecord, index: number): Promise<void> {
     const { conversation, ledger, fence } = this.#job;
     const delivered = record.delivered ?? "";
-    if (!record.stopped) await this.#cards(attached, bot, delivered, index);
+    const max = this.#parts.config.listingCardsMax;
+    if (!record.stopped && max > 0) {
+      await sendCardsOnce(this.#parts, attached, this.#last.target, this.#job, `cards:${index}`, async () => {
+        const references = listingReferences(delivered);
+        return references.length === 0 ? [] : lookUpCards(bot, references, max);
+      });
+    }
     if (ledger.has(`answered:${index}`)) return;
     await this.#parts.handoff.answered(conversation, delivered, record.final?.noAnswer === true, bot.settings, (text) =>
       sendFinal(this.#parts, attached, this.#last.target, text, fence),

@@ -70,6 +70,11 @@ export interface BridgeMetrics {
    * was asked a second time), `diverged` (that second answer differed from what was already shown).
    */
   ledgerResumes: Counter<"kind">;
+  /**
+   * Conversations opened from a listing's link or QR code (`chatbridge links`), by channel; per listing they are
+   * counted as ListingVisit leads (the daily leads digest), as MLS numbers would make the label unbounded.
+   */
+  listingLinkVisits: Counter<"channel">;
 }
 
 /** From no wait (the common case) to the waits of a thousand answers at once behind Telegram's 30 a second. */
@@ -236,6 +241,12 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       name: "chatbridge_ledger_resumes_total",
       help: "Questions found under way in the answer ledger and continued, by kind (answered, asked_again, diverged)",
       labelNames: ["kind"],
+      ...common,
+    }),
+    listingLinkVisits: new Counter({
+      name: "chatbridge_listing_link_visits_total",
+      help: "Conversations opened from a listing's link or QR code, by channel",
+      labelNames: ["channel"],
       ...common,
     }),
   };

@@ -7,6 +7,7 @@ import { ask } from "./ask.js";
 import { handoff } from "./handoff.js";
 import { type CommandIo, EXIT, UsageError } from "./io.js";
 import { keys } from "./keys.js";
+import { links } from "./links.js";
 import { reportFailure } from "./report-failure.js";
 import { start } from "./start.js";
 import { MAIN_HELP } from "./usage.js";
@@ -45,6 +46,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         return await keys(args, io);
       case "handoff":
         return await handoff(args, io);
+      case "links":
+        return await links(args, io);
       default:
         throw new UsageError(
           command.startsWith("-")

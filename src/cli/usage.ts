@@ -11,6 +11,7 @@ Commands:
   keys demo        print the embedded demo's keys and chatbot serial number as JSON
   handoff list     the conversations handed to a person (asks the running chatbridge)
   handoff resume   give a conversation back to the bot; the user is told
+  links <listing>  links and QR codes that open a conversation about a listing, one per channel
 
 Options:
   -h, --help       show help (also: chatbridge <command> --help)
@@ -80,3 +81,14 @@ resume  gives a conversation back to the bot now; the user is told "You're talki
 
 Both ask the running chatbridge at http://127.0.0.1:PORT (or --url) through its admin endpoints, with
 ADMIN_TOKEN as a bearer token; set the same ADMIN_TOKEN as the running process.`;
+
+/** `chatbridge links --help`. */
+export const LINKS_HELP = `Usage: chatbridge links <MLS number or listing URL> [--out DIR]
+
+Prints, for each enabled channel, a link that opens a conversation about the listing, as "<channel> <link>":
+  telegram  https://t.me/<bot>?start=l-<MLS>          (the bot's username from getMe)
+  whatsapp  https://wa.me/<number>?text=…l-<MLS>      (the number from the Graph API)
+  web       PUBLIC_URL/?listing=l-<MLS>               (the web chat opens and starts it)
+and writes each link's QR code as <MLS>-<channel>.png and .svg in DIR (default: the current folder).
+The conversation opens with the listing's card and "Would you like to book a viewing?".
+The listing is looked up in the chatbot's RealEstateList (CHATBOT_API_URL, or the embedded API).`;

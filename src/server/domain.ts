@@ -126,10 +126,10 @@ export interface StoredFile {
 }
 
 /**
- * A request to talk to a person or to visit a listing (recorded by the bridge), or contact details a user left in a
- * conversation.
+ * A request to talk to a person or to visit a listing, or a listing link's visit (all recorded by the bridge), or
+ * contact details a user left in a conversation.
  */
-export type LeadType = "Handoff" | "Viewing" | "Contact";
+export type LeadType = "Handoff" | "Viewing" | "Contact" | "ListingVisit";
 
 /** A lead of a chatbot; `email` and `phone` are "" when not given. */
 export interface Lead {

@@ -172,3 +172,35 @@ describe("listing cards as a step of the answer job", () => {
     expect(listingCalls).toBe(lookups);
   });
 });
+
+describe("a conversation opened from a listing's link", () => {
+  it("resumed after its holder stopped mid-card, sends the card and the question once, the visit counted once", async () => {
+    const visits: unknown[] = [];
+    api.route("POST", "/chat/Chatbot/LeadAdd", (req, res) => {
+      visits.push(req.body);
+      sendEnvelope(res, { Type: "ListingVisit", Name: "", Content: "", SessionID: 101, CreateTime: "" });
+    });
+    const first = new CardChannel();
+    let crash: (() => void) | undefined;
+    first.onCards = () =>
+      new Promise((_resolve, reject) => {
+        crash = () => reject(new Error("the process died"));
+      });
+    // LISTING_CARDS_MAX=0 turns off cards after answers, not the listing a link opens with.
+    const holder = start(first, 0);
+    await holder.accept(inbound("/start l-TX-2"));
+    await holds(() => crash !== undefined, 5_000);
+    const stopping = holder.stop(0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    crash?.();
+    await stopping;
+
+    const second = new CardChannel();
+    start(second, 0);
+    await holds(async () => (await store.work.stats()).items === 0, 10_000);
+    expect(second.cardSends.map((send) => send.mls)).toEqual([["TX-2"]]);
+    expect(second.messagesIn("c1").map((message) => message.text)).toEqual(["Would you like to book a viewing?"]);
+    expect([...first.messagesIn("c1"), ...second.messagesIn("c1")]).toHaveLength(1);
+    expect(visits).toEqual([expect.objectContaining({ Type: "ListingVisit", Content: "MLS TX-2 via fake" })]);
+  });
+});

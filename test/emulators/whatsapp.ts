@@ -265,6 +265,10 @@ export class WhatsAppEmulator {
       if (id !== this.phoneNumberId) throw unsupportedRequest(method, id);
       return this.#messages(body, at);
     }
+    // The number's own node, as `chatbridge links` asks for it: Graph shows the number for people.
+    if (method === "GET" && edge === undefined && id === this.phoneNumberId) {
+      return { display_phone_number: DISPLAY_PHONE_NUMBER.replace(/^(\d)(\d{3})(\d{3})(\d{4})$/, "+$1 $2-$3-$4"), id };
+    }
     const media = method === "GET" && edge === undefined ? this.#media.info(id, this.url) : undefined;
     if (!media) throw unsupportedRequest(method, id);
     return media;

@@ -115,7 +115,7 @@ export class ScriptedChatbot {
   listings: ListingListItem[] = [];
   /** RealEstateList requests so far, as sent. */
   readonly listingQueries: Record<string, unknown>[] = [];
-  /** LeadAdd requests so far, as sent. */
+  /** LeadAdd requests so far, as sent (handoffs, viewings, listing link visits). */
   readonly leads: Record<string, unknown>[] = [];
   /** The settings `Get` answers (WelcomeMessage, SuggestedMessage, TalkToHumanEmail…). */
   welcome: ChatbotSettings = { WelcomeMessage: "Welcome to **Homes**!", SuggestedMessage: "Homes for sale\nRentals" };
@@ -171,7 +171,9 @@ export class ScriptedChatbot {
     this.api.route("POST", "/chat/Chatbot/LeadAdd", (req, res) => {
       const lead = req.body as Record<string, unknown>;
       this.leads.push({ ...lead });
-      sendEnvelope(res, { Name: "", Content: "", SessionID: null, CreateTime: new Date().toISOString(), ...lead });
+      const { sessionID = null, ...fields } = lead;
+      const created = { Name: "", Content: "", ...fields, SessionID: sessionID, CreateTime: new Date().toISOString() };
+      sendEnvelope(res, created);
     });
     this.api.route("POST", "/chat/Chatbot/RealEstateList", (req, res) => {
       const query = req.body as { MLSNumber?: string; PageNumber?: number; PageSize?: number };

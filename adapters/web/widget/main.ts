@@ -12,6 +12,9 @@ import { type WidgetMode, WidgetView } from "./view.js";
  */
 const script = document.currentScript as HTMLScriptElement | null;
 
+/** What a listing's code looks like (src/bridge/listings/listing-links.ts): Telegram's start-payload characters. */
+const LISTING_CODE = /^lx?-[A-Za-z0-9_-]{1,62}$/;
+
 async function start(): Promise<void> {
   if (!script?.src) return;
   const base = script.src.replace(/\/widget\.js(?:[?#].*)?$/, "");
@@ -43,6 +46,9 @@ async function start(): Promise<void> {
     window.localStorage.setItem(popped, new Date().toISOString());
     view.open();
   }
+  // A page opened from a listing's link or QR code (`chatbridge links`) starts the conversation about that listing.
+  const listing = new URLSearchParams(window.location.search).get("listing");
+  if (listing && LISTING_CODE.test(listing)) view.openWithListing(listing);
 }
 
 /**

@@ -42,6 +42,8 @@ export class WidgetView {
   /** New conversations this page started, whose echo it ignores. */
   readonly #ownResets = new Set<string>();
   #typingTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The code of the listing whose link opened the page, which starts the conversation instead of the greeting. */
+  #listing: string | undefined;
 
   constructor(
     shadow: ShadowRoot,
@@ -73,6 +75,16 @@ export class WidgetView {
 
   get isOpen(): boolean {
     return !this.#panel.hidden;
+  }
+
+  /**
+   * Opens the panel for a page opened from a listing's link (`?listing=<code>`, from `chatbridge links`): the code
+   * is the visitor's first message instead of the greeting's `/start`, and the bridge answers with the listing's card
+   * and a question.
+   */
+  openWithListing(code: string): void {
+    this.#listing = code;
+    this.open();
   }
 
   open(): void {
@@ -309,11 +321,34 @@ export class WidgetView {
     if (human) human.disabled = !enabled;
   }
 
-  /** The first time the panel opens (and the privacy policy is accepted), the chatbot greets the visitor. */
+  /**
+   * The first time the panel opens (and the privacy policy is accepted), the chatbot greets the visitor — or, opened
+   * from a listing's link, answers its code.
+   */
   #greetOnce(): void {
-    if (this.#privacyPending || this.storage.getItem(this.#key("greeted")) !== null) return;
+    if (this.#privacyPending) return;
+    if (this.#listing !== undefined) {
+      this.#startWithListing(this.#listing);
+      return;
+    }
+    if (this.storage.getItem(this.#key("greeted")) !== null) return;
     this.storage.setItem(this.#key("greeted"), "1");
     void this.conversation.send("/start");
+  }
+
+  /**
+   * Sends a listing's code once per code and visitor (after the privacy policy, like the greeting), so a reload
+   * neither counts a second visit nor shows the card again; the listing's answer stands in for the greeting.
+   */
+  #startWithListing(code: string): void {
+    const sent = this.#key("listing");
+    if (this.storage.getItem(sent) === code) return;
+    this.storage.setItem(sent, code);
+    this.storage.setItem(this.#key("greeted"), "1");
+    void this.conversation.send(code).then(({ taken }) => {
+      // Not taken (the bridge was away, or the visitor over a limit): the next load of the page tries again.
+      if (!taken) this.storage.removeItem(sent);
+    });
   }
 
   /**

@@ -3,10 +3,10 @@ import { calendarDay, daysInOrder, emailOrEmpty, phoneOrEmpty, serialNumber, tex
 import { onceValid } from "./rules.js";
 
 /**
- * The leads LeadAdd records: a request to talk to a person, or to visit a listing; Contact leads are found by the
- * server itself in users' questions.
+ * The leads LeadAdd records: a request to talk to a person, to visit a listing, or a visit from a listing's link;
+ * Contact leads are found by the server itself in users' questions.
  */
-export const ADDABLE_LEAD_TYPES = ["Handoff", "Viewing"] as const;
+export const ADDABLE_LEAD_TYPES = ["Handoff", "Viewing", "ListingVisit"] as const;
 
 const sessionID = z.number().int().min(1);
 
@@ -23,7 +23,7 @@ export const leadListSchema = leadListFields.superRefine(
   onceValid(leadListFields, ["startTime", "endTime"]),
 );
 
-/** `/chat/Chatbot/LeadAdd` (an extension of the self-hosted server): a request to talk to a person or for a viewing. */
+/** `/chat/Chatbot/LeadAdd` (an extension of the self-hosted server): a request for a person or a viewing, or a visit. */
 export const leadAddSchema = z.object({
   serialNumber,
   sessionID: sessionID.optional(),

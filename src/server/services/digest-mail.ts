@@ -1,6 +1,7 @@
 import type { Mail } from "../../mail/smtp-mailer.js";
 import type { Lead } from "../domain.js";
 import type { SessionTranscript } from "../store/api-store.js";
+import { listingVisitLines } from "./listing-visit-lines.js";
 import { type Day, zonedDay } from "./zoned-time.js";
 
 /** A daily mail without its recipient. */
@@ -48,6 +49,9 @@ function page(title: string, summary: string, body: string): string {
     "</body></html>",
   ].join("\n");
 }
+
+/** The heading of the listing link visits in the leads digest. */
+const VISITS_HEADING = "Visits from listing links and QR codes";
 
 /** The day's conversations: each with its messages and their times; `transcripts` must not be empty. */
 export function chatLogsMail(about: DigestDay, transcripts: SessionTranscript[]): DigestMail {
@@ -103,16 +107,22 @@ export function chatLogsMail(about: DigestDay, transcripts: SessionTranscript[])
   return { subject, text, html };
 }
 
-/** The day's leads: handoff requests first, then viewing requests, then contact details; `leads` must not be empty. */
+/**
+ * The day's leads: handoff requests first, then viewing requests, then contact details, then one line per listing
+ * whose link opened conversations (ListingVisit leads, counted per channel); `leads` must not be empty.
+ */
 export function leadsMail(about: DigestDay, leads: Lead[]): DigestMail {
   const time = clock(about.timeZone);
   const handoffs = leads.filter((lead) => lead.type === "Handoff");
   const viewings = leads.filter((lead) => lead.type === "Viewing");
   const contacts = leads.filter((lead) => lead.type === "Contact");
+  const visits = listingVisitLines(leads);
+  const visitCount = leads.filter((lead) => lead.type === "ListingVisit").length;
   const title = `${about.chatbotName}: leads on ${longDate(about.day)}`;
-  // Viewing requests are named only on days that have some, as before the bridge recorded them.
+  // Viewing requests and link visits are named only on days that have some.
   const viewingCount = viewings.length > 0 ? `${plural(viewings.length, "viewing request", "viewing requests")}, ` : "";
-  const summary = `${plural(handoffs.length, "request", "requests")} to talk to a person, ${viewingCount}${plural(contacts.length, "contact detail", "contact details")} left in conversations; times in ${about.timeZone}.`;
+  const visitsCount = visitCount > 0 ? `, ${plural(visitCount, "listing link visit", "listing link visits")}` : "";
+  const summary = `${plural(handoffs.length, "request", "requests")} to talk to a person, ${viewingCount}${plural(contacts.length, "contact detail", "contact details")} left in conversations${visitsCount}; times in ${about.timeZone}.`;
   const line = (lead: Lead) =>
     [
       time(lead.createdAt),
@@ -140,6 +150,7 @@ export function leadsMail(about: DigestDay, leads: Lead[]): DigestMail {
         ...(lead.content ? [`      “${indent(lead.content, "       ")}”`] : []),
       ]),
     ]),
+    ...(visits.length > 0 ? ["", VISITS_HEADING, ...visits.map((visit) => `  ${visit}`)] : []),
   ].join("\n");
 
   const html = page(
@@ -159,8 +170,20 @@ export function leadsMail(about: DigestDay, leads: Lead[]): DigestMail {
           "</ul>",
         ].join("\n"),
       )
+      .concat(
+        visits.length > 0
+          ? [
+              `<h3 style="margin-bottom:4px">${VISITS_HEADING}</h3>`,
+              `<ul>${visits.map((visit) => `<li>${htmlText(visit)}</li>`).join("")}</ul>`,
+            ]
+          : [],
+      )
       .join("\n"),
   );
-  const subject = `${about.chatbotName}: ${plural(leads.length, "lead", "leads")} on ${about.day}`;
+  const counted = [
+    ...(visitCount < leads.length ? [plural(leads.length - visitCount, "lead", "leads")] : []),
+    ...(visitCount > 0 ? [plural(visitCount, "listing link visit", "listing link visits")] : []),
+  ];
+  const subject = `${about.chatbotName}: ${counted.join(", ")} on ${about.day}`;
   return { subject, text, html };
 }

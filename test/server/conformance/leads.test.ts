@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { LISTING_VISIT, listingVisitContent } from "../../../src/api/listing-visit.js";
 import { ChatbotApiError } from "../../../src/client/index.js";
 import {
   type ApiHarness,
@@ -57,7 +58,18 @@ describe.each(await availableBackends())("leads (%s)", (backend) => {
       CreateTime: expect.any(String),
     });
 
-    expect(await leads(api, api.a, { serialNumber })).toEqual([added.body.Data, bare.body.Data]);
+    // A listing link's visit, as the bridge records it.
+    const content = listingVisitContent("TX-1001", "telegram");
+    const visit = await api.call(ADD, { serialNumber, sessionID, Type: LISTING_VISIT, Content: content }, api.a.secret);
+    expectSuccess(visit, {
+      Type: "ListingVisit",
+      Name: "",
+      Content: content,
+      SessionID: sessionID,
+      CreateTime: expect.any(String),
+    });
+
+    expect(await leads(api, api.a, { serialNumber })).toEqual([added.body.Data, bare.body.Data, visit.body.Data]);
   });
 
   it("LeadAdd records a request for a viewing as a Viewing lead", async () => {
@@ -90,7 +102,7 @@ describe.each(await availableBackends())("leads (%s)", (backend) => {
     const cases: [Record<string, unknown>, number, string][] = [
       [{ Type: "Handoff" }, 400, "Invalid request: serialNumber is required"],
       [{ serialNumber }, 400, "Invalid request: Type is required"],
-      [{ serialNumber, Type: "Contact" }, 400, "Invalid request: Type must be Handoff or Viewing"],
+      [{ serialNumber, Type: "Contact" }, 400, "Invalid request: Type must be Handoff, Viewing or ListingVisit"],
       [
         { serialNumber, Type: "Handoff", Email: "jane-at-example" },
         400,
@@ -121,7 +133,7 @@ describe.each(await availableBackends())("leads (%s)", (backend) => {
       [
         { Type: "Lead", Email: "x", Phone: "1", Name: 5 },
         400,
-        "Invalid request: serialNumber is required; Type must be Handoff or Viewing; Name must be a string, not a number; " +
+        "Invalid request: serialNumber is required; Type must be Handoff, Viewing or ListingVisit; Name must be a string, not a number; " +
           "Email must be an e-mail address; Phone must be a phone number with 7 to 15 digits, such as +1 512 555 0100",
       ],
       [

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Lead } from "../../../src/server/domain.js";
 import { chatLogsMail, leadsMail, MAX_CONVERSATIONS_PER_MAIL } from "../../../src/server/services/digest-mail.js";
 import type { SessionTranscript } from "../../../src/server/store/api-store.js";
 
@@ -75,5 +76,33 @@ describe("digest mails", () => {
       /Requests to talk to a person\n {2}12:00 · Ana[^\n]*\n\nRequests for a viewing\n {2}12:00 · Ana · ana@example.com · conversation 7\n {6}“Viewing of 12 Oak St/,
     );
     expect(mail.html).toContain("Requests for a viewing");
+  });
+
+  it("counts the visits from listing links per listing and channel, busiest listing first", () => {
+    let id = 0;
+    const visit = (mlsNumber: string, channel: string): Lead => ({
+      id: ++id,
+      chatbotId: 1,
+      sessionId: 100 + id,
+      type: "ListingVisit",
+      name: "",
+      email: "",
+      phone: "",
+      content: `MLS ${mlsNumber} via ${channel}`,
+      createdAt: new Date("2026-05-01T10:00:00Z"),
+    });
+    const mail = leadsMail(about, [
+      visit("TX-1001", "web"),
+      visit("TX-2002", "whatsapp"),
+      visit("TX-1001", "telegram"),
+      visit("TX-1001", "telegram"),
+    ]);
+
+    expect(mail.subject).toBe("Oak <&> Elm: 4 listing link visits on 2026-05-01");
+    expect(mail.text).toContain(", 4 listing link visits; times in Europe/Madrid.");
+    expect(mail.text).toContain(
+      "Visits from listing links and QR codes\n  TX-1001: 3 visits (telegram 2, web 1)\n  TX-2002: 1 visit (whatsapp 1)",
+    );
+    expect(mail.html).toContain("<li>TX-1001: 3 visits (telegram 2, web 1)</li>");
   });
 });

@@ -1,0 +1,101 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { ListingCards } from "../bridge/listings/listing-cards.js";
+import { listingCode } from "../bridge/listings/listing-links.js";
+import type { ListingReference } from "../bridge/listings/listing-references.js";
+import { ChatbotClient } from "../client/index.js";
+import { type Config, loadConfig } from "../config.js";
+import { createLogger } from "../log.js";
+import { reachChatbotApi } from "./chatbot-api.js";
+import { parseCommandArgs } from "./command-args.js";
+import { type CommandIo, EXIT, UsageError } from "./io.js";
+import { writeQrFiles } from "./qr-files.js";
+import { LINKS_HELP } from "./usage.js";
+
+/**
+ * `chatbridge links <MLS or URL>`: for each enabled channel of the bot `default`, a link that opens a conversation
+ * about that listing (each channel plugin builds its own), printed one per line as `<channel> <link>`, and its QR
+ * code written as PNG and SVG for yard signs and flyers. The listing is looked up like an answer's card, so a link
+ * is never made for a listing the chatbot does not have.
+ */
+export async function links(args: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    command: "links",
+    usage: LINKS_HELP,
+    positionals: true,
+    options: { out: { type: "string" } },
+  });
+  if (values.help) {
+    io.stdout.write(`${LINKS_HELP}\n`);
+    return EXIT.ok;
+  }
+  const [written, extra] = positionals;
+  if (!written?.trim()) throw new UsageError(`missing MLS number or listing URL for "chatbridge links"`, LINKS_HELP);
+  if (extra !== undefined)
+    throw new UsageError(`unexpected argument ${JSON.stringify(extra)} for "chatbridge links"`, LINKS_HELP);
+  const config = loadConfig(io.env, { envFile: io.envFile });
+  const mlsNumber = await findListing(config, reference(written.trim()));
+  if (!mlsNumber) {
+    io.stderr.write(`chatbridge: no listing of the chatbot answers to ${JSON.stringify(written)}\n`);
+    return EXIT.failure;
+  }
+  const code = listingCode(mlsNumber);
+  if (!code) {
+    io.stderr.write(`chatbridge: MLS number ${JSON.stringify(mlsNumber)} is too long for a link's 64 characters\n`);
+    return EXIT.failure;
+  }
+  const start = { code, text: `Hi! I'm interested in listing ${code}` };
+  const deployment = { publicUrl: config.bridge.publicUrl, localUrl: `http://127.0.0.1:${config.port}` };
+  const dir = path.resolve(values.out ?? ".");
+  await mkdir(dir, { recursive: true });
+  let failed = false;
+  let made = 0;
+  for (const { plugin, bots } of config.channels) {
+    const bot = bots.find((each) => each.botId === "default");
+    if (!bot || !plugin.conversationLink) continue;
+    try {
+      const link = await plugin.conversationLink(bot.settings, start, deployment);
+      if (!link) continue;
+      const files = await writeQrFiles(link, dir, `${fileSafe(mlsNumber)}-${plugin.name}`);
+      io.stdout.write(`${plugin.name} ${link}\n`);
+      io.stderr.write(`  QR code: ${files.png}, ${files.svg}\n`);
+      made++;
+    } catch (error) {
+      io.stderr.write(`chatbridge: no ${plugin.name} link: ${(error as Error).message}\n`);
+      failed = true;
+    }
+  }
+  if (made === 0 && !failed) io.stderr.write("chatbridge: no enabled channel has conversation links\n");
+  return failed || made === 0 ? EXIT.failure : EXIT.ok;
+}
+
+/** An address is a listing's page; anything else its MLS number. */
+function reference(written: string): ListingReference {
+  return /^https?:\/\//i.test(written) && URL.canParse(written)
+    ? { kind: "url", url: written }
+    : { kind: "mls", mlsNumber: written.replace(/^MLS[\s#:-]*/i, "") };
+}
+
+/** The MLS number of the listing `wanted` names in the chatbot's RealEstateList, looked up like an answer's card. */
+async function findListing(config: Config, wanted: ListingReference): Promise<string | undefined> {
+  const api = await reachChatbotApi(config, undefined);
+  try {
+    const client = new ChatbotClient({
+      baseUrl: api.baseUrl,
+      apiKey: api.apiKey,
+      sessionKey: api.sessionKey,
+      timeoutMs: config.chatbotApi.timeoutMs,
+      uploadConfirmPath: config.chatbotApi.uploadConfirmPath,
+    });
+    // A failing RealEstateList is logged as a warning on stderr, then the listing counts as not found.
+    const cards = new ListingCards(client, api.serialNumber, createLogger("warn"));
+    return (await cards.cardsFor([wanted], 1))[0]?.mlsNumber;
+  } finally {
+    await api.close();
+  }
+}
+
+/** The MLS number as a file name: anything but letters, digits, "_" and "-" becomes "_". */
+function fileSafe(mlsNumber: string): string {
+  return mlsNumber.replace(/[^A-Za-z0-9_-]/g, "_");
+}
