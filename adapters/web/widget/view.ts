@@ -1,20 +1,13 @@
 import { showCards } from "./cards.js";
-import { type Composed, Composer, composerMarkup } from "./composer.js";
-import { contactFormMarkup, wireContactForm } from "./contact-form.js";
+import { type Composed, Composer } from "./composer.js";
+import { wireContactForm } from "./contact-form.js";
 import { type Conversation, newMessageId } from "./conversation.js";
-import { CHAT_ICON, CLOSE_ICON, NEW_ICON, PERSON_ICON, SOCIAL_ICONS } from "./icons.js";
+import { CHAT_ICON } from "./icons.js";
+import { letterAvatar, panelMarkup, type WidgetMode } from "./panel-markup.js";
 import type { WebChatEvent, WidgetSettings } from "./protocol.js";
 import { styles } from "./styles.js";
 
-/** How the widget is shown: a launcher bubble opening a panel on any page, or the whole page at chatbridge's `/`. */
-export type WidgetMode = "bubble" | "page";
-
-const html = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
-
-/** The avatar without a picture: the first letter of the chatbot's name. */
-const letterAvatar = (name: string) =>
-  `<span class="avatar" aria-hidden="true">${html(name.slice(0, 1).toUpperCase())}</span>`;
+export type { WidgetMode } from "./panel-markup.js";
 
 /**
  * The widget's interface in its shadow root: launcher, header (avatar, name, social links, new conversation, close),
@@ -56,7 +49,7 @@ export class WidgetView {
     style.textContent = styles(settings);
     this.#root = document.createElement("div");
     this.#root.className = mode === "page" ? "root page" : "root";
-    this.#root.innerHTML = this.#markup();
+    this.#root.innerHTML = panelMarkup(settings, mode);
     shadow.append(style, this.#root);
     const find = <T extends HTMLElement>(selector: string) => this.#root.querySelector(selector) as T;
     this.#panel = find(".panel");
@@ -226,50 +219,6 @@ export class WidgetView {
 
   #key(name: string): string {
     return `chatbridge.${this.settings.chatbot}.${name}`;
-  }
-
-  #markup(): string {
-    const { name, avatarUrl, iconUrl, social, privacy } = this.settings;
-    const avatar = avatarUrl ? `<img class="avatar" src="${html(avatarUrl)}" alt="">` : letterAvatar(name);
-    const links = (Object.keys(SOCIAL_ICONS) as (keyof typeof SOCIAL_ICONS)[])
-      .filter((network) => social[network])
-      .map(
-        (network) =>
-          `<a class="social" href="${html(social[network] as string)}" target="_blank" rel="noopener noreferrer" aria-label="${name} on ${network[0]?.toUpperCase()}${network.slice(1)}">${SOCIAL_ICONS[network]}</a>`,
-      )
-      .join("");
-    const launcher =
-      this.mode === "page"
-        ? ""
-        : `<button class="launcher" type="button" aria-label="Chat with ${html(name)}" aria-expanded="false" aria-controls="chatbridge-panel">${
-            iconUrl ? `<img src="${html(iconUrl)}" alt="">` : CHAT_ICON
-          }</button>`;
-    const notice = privacy
-      ? `<div class="privacy" role="region" aria-label="${html(privacy.name)}"><p><strong>${html(privacy.name)}</strong>${
-          privacy.description ? ` — ${html(privacy.description)}` : ""
-        }${
-          privacy.url ? ` <a href="${html(privacy.url)}" target="_blank" rel="noopener noreferrer">Read it</a>` : ""
-        }</p><button type="button" class="consent">I agree</button><p class="error" role="alert"></p></div>`
-      : "";
-    return `${launcher}
-<section class="panel" id="chatbridge-panel" ${this.mode === "page" ? "" : 'role="dialog" hidden'} aria-label="${html(name)}">
-  <header>${avatar}<h2>${html(name)}</h2>${links}
-    ${
-      this.settings.handoff
-        ? `<button type="button" class="human" aria-label="Talk to a person" title="Talk to a person" aria-controls="chatbridge-contact-form">${PERSON_ICON}</button>`
-        : ""
-    }
-    <button type="button" class="reset" aria-label="New conversation" title="New conversation">${NEW_ICON}</button>
-    ${this.mode === "page" ? "" : `<button type="button" class="close" aria-label="Close chat" title="Close">${CLOSE_ICON}</button>`}
-  </header>
-  <div class="log" role="log" aria-live="off" aria-label="Conversation with ${html(name)}"></div>
-  <div class="announcer sr-only" aria-live="polite" aria-atomic="true"></div>
-  <div class="typing" aria-hidden="true"></div>
-  <div class="chips"></div>
-  ${notice}
-  ${this.settings.handoff ? contactFormMarkup() : ""}
-  ${composerMarkup(this.settings)}
-</section>`;
   }
 
   /** A picture that cannot be shown (gone, not an image, an API that does not serve it) gives way to the letter or icon. */
