@@ -101,13 +101,13 @@ export class AnswerJob {
         await this.#sendOnce("greeting", attached, last.target, await bot.greeter.greeting());
         return;
       }
-      // Alerts' commands and the answers of the /alert flow are the bridge's, whatever the handoff's state.
+      // Alerts' commands, a sentence asking for one and the /alert flow's answers are the bridge's, whatever the handoff.
       // Recorded only when it is about alerts: for any other message the desk changed nothing, and asking it again
       // on a resumed job gives the same answer, so most messages cost no ledger write here.
       let alertReply = ledger.step<OutgoingText>("alerts");
       if (!alertReply) {
         const origin = { channel: last.channel, botId: last.botId, target: last.target };
-        alertReply = await this.#parts.alerts.handle(conversation, origin, text);
+        alertReply = await this.#parts.alerts.handle(conversation, origin, text, last.eventId);
         if (alertReply) await ledger.record("alerts", alertReply);
       }
       if (alertReply) {

@@ -141,7 +141,9 @@ export class Bridge {
         transcript,
         log: deps.log,
       }),
-      alerts: new AlertDesk(this.#searches),
+      alerts: new AlertDesk(this.#searches, {
+        cities: async (botId) => (await this.#bots.get(botId)?.listings.cities()) ?? [],
+      }),
       attached: (name, botId) => this.#channels.get(`${name}:${botId}`),
       bot: (botId) => this.#bots.get(botId),
       stoppers: new AnswerStops(deps.store.signals),

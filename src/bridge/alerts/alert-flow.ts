@@ -29,9 +29,9 @@ export function questionOf(step: FlowStep): FlowQuestion {
   return QUESTIONS[step];
 }
 
-/** The flow's first state. */
-export function startFlow(): FlowState {
-  return { step: "city", criteria: {} };
+/** The flow's first state, with what is known already (the property type a sentence named). */
+export function startFlow(known: SearchCriteria = {}): FlowState {
+  return { step: "city", criteria: { ...known } };
 }
 
 /** What an answer did: the next state, the finished criteria, or a refusal (the same question is asked again). */

@@ -1,4 +1,5 @@
 import type Keyv from "keyv";
+import type { OutgoingText } from "../channel.js";
 import type { ReplyTarget } from "../inbound.js";
 import type { ListingCard } from "../listings/listing-card.js";
 import { ALERTS_INDEX_KEY, ALERTS_PREFIX } from "../store/key-prefixes.js";
@@ -35,6 +36,12 @@ export interface ConversationAlerts {
   lastSentAt?: number | undefined;
   /** When the waiting alerts may go (epoch ms): a background pass queues them then. */
   dueAt?: number | undefined;
+  /**
+   * The last message that changed the record (its event id) and the reply it got: a job run again after a crash
+   * between the write and its ledger record gets that reply without applying the change twice ("/alerts remove 1"
+   * removing the next alert).
+   */
+  last?: { eventId: string; reply: OutgoingText } | undefined;
 }
 
 /**
@@ -53,10 +60,13 @@ export class SavedSearches {
     return (await this.keyv.get<ConversationAlerts>(`${ALERTS_PREFIX}${conversation}`)) ?? undefined;
   }
 
-  /** Writes the record, keeping the set of conversations with searches in step (the record first: a poll tolerates a member without one). */
+  /**
+   * Writes the record, keeping the set of conversations with searches in step (the record first: a poll tolerates a
+   * member without one). A record with nothing left is deleted, unless it keeps the last change's reply.
+   */
   async write(conversation: string, alerts: ConversationAlerts): Promise<void> {
     const key = `${ALERTS_PREFIX}${conversation}`;
-    if (alerts.searches.length === 0 && !alerts.flow) await this.keyv.delete(key);
+    if (alerts.searches.length === 0 && !alerts.flow && !alerts.last) await this.keyv.delete(key);
     else await this.keyv.set(key, alerts);
     if (alerts.searches.length > 0) await this.sets.add(ALERTS_INDEX_KEY, conversation);
     else await this.sets.remove(ALERTS_INDEX_KEY, conversation);

@@ -1,4 +1,6 @@
 import type { ListingListItem } from "../../api/types.js";
+import type { RequestLanguage } from "../../real-estate/alert-request.js";
+import { isOfKind, type PropertyKind } from "../../real-estate/property-types.js";
 
 /** What a saved search asks for; a criterion left out matches every listing. */
 export interface SearchCriteria {
@@ -7,6 +9,8 @@ export interface SearchCriteria {
   saleType?: "for_sale" | "for_rent" | undefined;
   minBeds?: number | undefined;
   maxPrice?: number | undefined;
+  /** The kind of property ("house" takes single-family homes and townhouses), matched as the embedded engine does. */
+  propertyType?: PropertyKind | undefined;
 }
 
 const money = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
@@ -44,16 +48,52 @@ export function matches(criteria: SearchCriteria, item: ListingListItem): boolea
   if (criteria.minBeds !== undefined && (amount(item.Bedrooms) ?? -1) < criteria.minBeds) return false;
   const price = priceOf(item);
   if (criteria.maxPrice !== undefined && (price === undefined || price > criteria.maxPrice)) return false;
+  if (criteria.propertyType && !isOfKind(field(item.PropertyType), criteria.propertyType)) return false;
   return true;
 }
 
-/** The search in words, for the user: "3+ bedrooms for sale in Austin up to $600,000"; "any home" when open. */
-export function describeCriteria(criteria: SearchCriteria): string {
-  const parts = [
-    criteria.minBeds !== undefined ? `${criteria.minBeds}+ bedrooms` : "homes",
+/** Each kind in words, plural, in each language. */
+const KIND_NAMES: Record<PropertyKind, Record<RequestLanguage, string>> = {
+  house: { en: "houses", es: "casas" },
+  "single-family": { en: "single-family homes", es: "casas unifamiliares" },
+  townhouse: { en: "townhouses", es: "casas adosadas" },
+  condo: { en: "condos", es: "condominios" },
+  apartment: { en: "apartments", es: "departamentos" },
+  "multi-family": { en: "multi-family homes", es: "viviendas multifamiliares" },
+  "mobile-home": { en: "mobile homes", es: "casas móviles" },
+  land: { en: "land", es: "terrenos" },
+};
+
+/**
+ * The search in words, for the user: "3+ bedroom houses for sale in Austin up to $600,000", "3+ bedrooms for rent";
+ * "homes" when open. In Spanish: "casas de 3+ habitaciones en venta en Austin hasta $600,000".
+ */
+export function describeCriteria(criteria: SearchCriteria, language: RequestLanguage = "en"): string {
+  const kind = criteria.propertyType && KIND_NAMES[criteria.propertyType][language];
+  const beds = criteria.minBeds;
+  const price = criteria.maxPrice !== undefined ? `$${money.format(criteria.maxPrice)}` : undefined;
+  if (language === "es") {
+    return [
+      kind ?? "viviendas",
+      beds !== undefined ? `de ${beds}+ habitaciones` : undefined,
+      criteria.saleType === "for_rent" ? "en alquiler" : criteria.saleType === "for_sale" ? "en venta" : undefined,
+      criteria.city ? `en ${criteria.city}` : undefined,
+      price ? `hasta ${price}` : undefined,
+    ]
+      .filter(Boolean)
+      .join(" ");
+  }
+  const what = kind
+    ? [beds !== undefined ? `${beds}+ bedroom` : undefined, kind].filter(Boolean).join(" ")
+    : beds !== undefined
+      ? `${beds}+ bedrooms`
+      : "homes";
+  return [
+    what,
     criteria.saleType === "for_rent" ? "for rent" : criteria.saleType === "for_sale" ? "for sale" : undefined,
     criteria.city ? `in ${criteria.city}` : undefined,
-    criteria.maxPrice !== undefined ? `up to $${money.format(criteria.maxPrice)}` : undefined,
-  ];
-  return parts.filter(Boolean).join(" ");
+    price ? `up to ${price}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(" ");
 }

@@ -118,6 +118,16 @@ export class ListingCards implements ListingCardLookup {
     }
   }
 
+  /** The cities of the chatbot's listings (from its address index); none when they cannot be read now. */
+  async cities(): Promise<string[]> {
+    try {
+      return await this.#index.cities();
+    } catch (error) {
+      this.#report(error);
+      return [];
+    }
+  }
+
   /** A warning a minute at most (an API that is down fails every answer's lookup), the others at debug level. */
   #report(failure: unknown): void {
     const reason = failure instanceof Error ? failure.message : String(failure);

@@ -14,13 +14,14 @@ export interface ListingUrlIndexOptions {
 }
 
 /**
- * A chatbot's listings by the address of their page. RealEstateList filters by MLS number but not by Url, so an
+ * A chatbot's listings by the address of their page, and the cities they are in. RealEstateList filters by MLS number but not by Url, so an
  * address that does not end in its MLS number is found here: the index is built by paging through the listings,
  * and rebuilt when asked for after it is `refreshMs` old — one build at a time, whoever asks meanwhile waits for it.
  * A failed build keeps the previous index and is tried again at the next question.
  */
 export class ListingUrlIndex {
   #byUrl = new Map<string, ListingListItem>();
+  #cities: string[] = [];
   #builtAt = Number.NEGATIVE_INFINITY;
   #building: Promise<void> | undefined;
 
@@ -31,27 +32,39 @@ export class ListingUrlIndex {
 
   /** The listing whose page is `url`, from an index at most `refreshMs` old; rejects when it cannot be built. */
   async find(url: string): Promise<ListingListItem | undefined> {
-    if (this.options.now() - this.#builtAt >= this.options.refreshMs) {
-      this.#building ??= this.#build().finally(() => {
-        this.#building = undefined;
-      });
-      await this.#building;
-    }
+    await this.#fresh();
     return this.#byUrl.get(normalizeListingUrl(url));
+  }
+
+  /** The cities of the listings, as they write them, from the same index; rejects when it cannot be built. */
+  async cities(): Promise<string[]> {
+    await this.#fresh();
+    return this.#cities;
+  }
+
+  async #fresh(): Promise<void> {
+    if (this.options.now() - this.#builtAt < this.options.refreshMs) return;
+    this.#building ??= this.#build().finally(() => {
+      this.#building = undefined;
+    });
+    await this.#building;
   }
 
   async #build(): Promise<void> {
     const byUrl = new Map<string, ListingListItem>();
+    const cities = new Set<string>();
     let read = 0;
     for (let pageNumber = 1; read < this.options.cap; pageNumber++) {
       const { List, VirtualCount } = await this.page(pageNumber, PAGE_SIZE);
       for (const item of List.slice(0, this.options.cap - read)) {
         if (typeof item.Url === "string") byUrl.set(normalizeListingUrl(item.Url), item);
+        if (typeof item.City === "string" && item.City.trim() !== "") cities.add(item.City.trim());
       }
       read += List.length;
       if (List.length < PAGE_SIZE || read >= VirtualCount) break;
     }
     this.#byUrl = byUrl;
+    this.#cities = [...cities];
     this.#builtAt = this.options.now();
   }
 }

@@ -7,10 +7,17 @@ import { MemorySets } from "../../../src/bridge/store/memory-leases.js";
 function desk() {
   const sets = new MemorySets(() => undefined);
   const searches = new SavedSearches(new Keyv(), sets);
-  const alerts = new AlertDesk(searches, () => 1_000);
+  const lookups: string[] = [];
+  const cities = async (botId: string) => {
+    lookups.push(botId);
+    return ["Austin", "San Antonio"];
+  };
+  const alerts = new AlertDesk(searches, { cities, now: () => 1_000 });
   const origin = { channel: "telegram", botId: "bot", target: { chatId: "7", isGroup: false } };
-  const say = async (text: string) => (await alerts.handle("c1", origin, text))?.text;
-  return { searches, say, alerts, origin };
+  let event = 0;
+  // Each message is a new event, as the platforms send them.
+  const say = async (text: string) => (await alerts.handle("c1", origin, text, `e${++event}`))?.text;
+  return { searches, say, alerts, origin, lookups };
 }
 
 describe("alert desk", () => {
@@ -45,7 +52,8 @@ describe("alert desk", () => {
     const { say, searches } = desk();
     await say("/alert");
     await say("cancel");
-    expect(await searches.read("c1")).toBeUndefined();
+    expect((await searches.read("c1"))?.flow).toBeUndefined();
+    expect(await searches.conversations()).toEqual([]);
     await say("/alert");
     for (const _question of [1, 2, 3]) await say("any");
     expect(await say("Any")).toContain("Saved alert 1: homes.");
@@ -57,7 +65,7 @@ describe("alert desk", () => {
     for (const city of ["Austin", "Dallas"]) {
       for (const answer of ["/alert", city, "rent", "any", "$2,500"]) await say(answer);
     }
-    const list = await alerts.handle("c1", origin, "/alerts@homes_bot");
+    const list = await alerts.handle("c1", origin, "/alerts@homes_bot", "list-event");
     expect(list?.text).toBe(
       "Your alerts:\n1. homes for rent in Austin up to $2,500\n2. homes for rent in Dallas up to $2,500\n\n" +
         "Remove one with /alerts remove <number>; /stop ends them all.",
@@ -67,7 +75,7 @@ describe("alert desk", () => {
     expect(await say("/alerts remove 1")).toBe("Removed alert 1: homes for rent in Austin up to $2,500.");
     expect((await searches.read("c1"))?.searches).toHaveLength(1);
     expect(await say("Stop")).toBe("All your alerts are stopped. /alert sets up a new one.");
-    expect(await searches.read("c1")).toBeUndefined();
+    expect((await searches.read("c1"))?.searches).toEqual([]);
     expect(await searches.conversations()).toEqual([]);
     expect(await say("/stop")).toBe("You have no alerts.");
   });
@@ -78,5 +86,74 @@ describe("alert desk", () => {
       for (const answer of ["/alert", "any", "any", "any", "any"]) await say(answer);
     }
     expect(await say("/alert")).toContain(`You have ${MAX_SEARCHES} alerts`);
+  });
+
+  it("saves the search a sentence names, and confirms it in the sentence's language", async () => {
+    const { say, searches, lookups } = desk();
+    expect(await say("notify me about new 3-bedroom homes in austin under 600k")).toBe(
+      "Saved alert 1: 3+ bedroom houses for sale in Austin up to $600,000. /alerts lists your alerts, /stop ends them.",
+    );
+    expect(await say("Avísame cuando haya departamentos en renta en San Antonio hasta $2,000")).toBe(
+      "Alerta 2 guardada: departamentos en alquiler en San Antonio hasta $2,000. /alerts muestra tus alertas, " +
+        "/stop las termina.",
+    );
+    expect((await searches.read("c1"))?.searches.map((search) => search.criteria)).toEqual([
+      { minBeds: 3, propertyType: "house", city: "Austin", maxPrice: 600_000, saleType: "for_sale" },
+      { propertyType: "apartment", saleType: "for_rent", city: "San Antonio", maxPrice: 2_000 },
+    ]);
+    expect(await searches.conversations()).toEqual(["c1"]);
+    expect(await say("/alerts")).toContain("1. 3+ bedroom houses for sale in Austin up to $600,000\n2. apartments");
+    expect(lookups).toEqual(["bot", "bot"]);
+  });
+
+  it("leaves questions to the chatbot without looking the cities up", async () => {
+    const { say, lookups, searches } = desk();
+    expect(await say("do you have 3 bedroom homes in Austin?")).toBeUndefined();
+    expect(await say("let me know if you have condos in Austin")).toBeUndefined();
+    expect(lookups).toEqual([]);
+    expect(await searches.read("c1")).toBeUndefined();
+  });
+
+  it("starts the guided flow for a sentence that names no search, keeping the type it names", async () => {
+    const { say } = desk();
+    expect(await say("Alert me about new condos")).toBe('Let\'s set up an alert for new homes. Which city? (or "any")');
+    for (const answer of ["Austin", "rent", "any"]) await say(answer);
+    expect(await say("3000")).toBe(
+      "Saved alert 1: condos for rent in Austin up to $3,000. /alerts lists your alerts, /stop ends them.",
+    );
+  });
+
+  it("counts sentences within the searches a conversation may keep", async () => {
+    const { say, searches } = desk();
+    for (let index = 0; index < MAX_SEARCHES; index++)
+      await say(`notify me about new homes in Austin under ${index + 1}00k`);
+    expect(await say("notify me about new homes in San Antonio")).toContain(`You have ${MAX_SEARCHES} alerts`);
+    expect(await say("avísame de casas en San Antonio")).toContain(`Ya tienes ${MAX_SEARCHES} alertas`);
+    expect((await searches.read("c1"))?.searches).toHaveLength(MAX_SEARCHES);
+  });
+
+  it("removes one alert once when the same message is handled again after its write (a crash before the ledger)", async () => {
+    const { say, searches, alerts, origin } = desk();
+    for (const city of ["Austin", "Dallas", "Houston"]) await say(`notify me about new listings for sale in ${city}`);
+    // The job handles "/alerts remove 1", the record is written, then the process dies before the job's ledger keeps
+    // the reply: the job, resumed, hands the desk the same message again.
+    const first = await alerts.handle("c1", origin, "/alerts remove 1", "remove-event");
+    const again = await alerts.handle("c1", origin, "/alerts remove 1", "remove-event");
+    expect(first?.text).toBe("Removed alert 1: homes for sale in Austin.");
+    expect(again).toEqual(first);
+    expect((await searches.read("c1"))?.searches.map((search) => search.criteria.city)).toEqual(["Dallas", "Houston"]);
+    // A new message saying the same is a new removal.
+    expect(await say("/alerts remove 1")).toBe("Removed alert 1: homes for sale in Dallas.");
+  });
+
+  it("saves a sentence once when it is handled again, and stops once", async () => {
+    const { searches, alerts, origin } = desk();
+    const sentence = "notify me about new homes in Austin";
+    const saved = await alerts.handle("c1", origin, sentence, "save-event");
+    expect(await alerts.handle("c1", origin, sentence, "save-event")).toEqual(saved);
+    expect((await searches.read("c1"))?.searches).toHaveLength(1);
+    const stopped = await alerts.handle("c1", origin, "/stop", "stop-event");
+    expect(stopped?.text).toBe("All your alerts are stopped. /alert sets up a new one.");
+    expect(await alerts.handle("c1", origin, "/stop", "stop-event")).toEqual(stopped);
   });
 });

@@ -32,4 +32,27 @@ describe("saved search criteria", () => {
     expect(describeCriteria({})).toBe("homes");
     expect(describeCriteria({ saleType: "for_rent", city: "Dallas" })).toBe("homes for rent in Dallas");
   });
+
+  it("matches the property type as the embedded engine does: houses take townhouses, not condos", () => {
+    expect(matches({ propertyType: "house" }, house)).toBe(true);
+    expect(matches({ propertyType: "house" }, listingItem("TX-5", { PropertyType: "Townhome" }))).toBe(true);
+    expect(matches({ propertyType: "house" }, listingItem("TX-6", { PropertyType: "Apartment" }))).toBe(false);
+    expect(matches({ propertyType: "apartment" }, listingItem("TX-7", { PropertyType: "Condo" }))).toBe(true);
+    expect(matches({ propertyType: "condo" }, listingItem("TX-8", { PropertyType: "Apartment" }))).toBe(false);
+    expect(matches({ propertyType: "house" }, listingItem("TX-9", { PropertyType: "" }))).toBe(false);
+  });
+
+  it("describes the property type, in English and in Spanish", () => {
+    const search = {
+      propertyType: "house",
+      city: "Austin",
+      saleType: "for_sale",
+      minBeds: 3,
+      maxPrice: 600_000,
+    } as const;
+    expect(describeCriteria(search)).toBe("3+ bedroom houses for sale in Austin up to $600,000");
+    expect(describeCriteria(search, "es")).toBe("casas de 3+ habitaciones en venta en Austin hasta $600,000");
+    expect(describeCriteria({ propertyType: "condo", saleType: "for_rent" })).toBe("condos for rent");
+    expect(describeCriteria({ minBeds: 2 }, "es")).toBe("viviendas de 2+ habitaciones");
+  });
 });

@@ -151,6 +151,16 @@ describe("embedded engine: greetings and fallbacks", () => {
     expect(answer.done?.noAnswer).toBe(true);
   });
 
+  it("says how to set up an alert when asked for one directly, then what there is now", async () => {
+    const answer = await ask("notify me about new 3-bedroom homes in Austin under 500k");
+    expect(answer.text).toMatch(/^I can't send alerts from here\. .*send this same sentence \(or \/alert\)/);
+    expect(answer.text).toContain("I found 2 matches");
+    const spanish = await ask("avísame cuando haya casas en Austin", { settings: { AIResponseLanguage: "Spanish" } });
+    expect(spanish.text).toMatch(/^Desde aquí no puedo enviar alertas\./);
+    // A question is only answered.
+    expect((await ask("3 bedroom homes in Austin under 500k")).text).toMatch(/^I found 2 matches/);
+  });
+
   it("says when there are no listings at all", async () => {
     const answer = await ask("homes in Austin", { listings: [] });
     expect(answer.text).toBe("I don't have any listings to show right now. Please check back soon.");

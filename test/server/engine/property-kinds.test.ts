@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { familyOf } from "../../../src/real-estate/property-types.js";
 import type { Listing } from "../../../src/server/domain.js";
-import { familyOf } from "../../../src/server/engine/embedded/property-types.js";
 import { ask } from "./engine-run.js";
 import { DEMO_LISTINGS, LISTINGS } from "./listings-fixture.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAmount } from "../../../src/server/engine/embedded/amounts.js";
+import { parseAmount } from "../../../src/real-estate/amounts.js";
 import { type ParsedQuestion, parseQuestion } from "../../../src/server/engine/embedded/question.js";
 
 const vocabulary = {

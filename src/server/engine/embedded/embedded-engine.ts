@@ -1,3 +1,4 @@
+import { alertRequestIn } from "../../../real-estate/alert-request.js";
 import { EMBEDDED_MODEL_KEY } from "../model-keys.js";
 import { exchangeTokens } from "../token-count.js";
 import type { AnswerEngine, EngineEvent, EngineModel, EngineRequest } from "../types.js";
@@ -15,7 +16,8 @@ const EMBEDDED_MODEL_NAME = "chatbridge-listings";
  * Spanish, with the session's earlier questions as context), answers from the listings in the chatbot's
  * AIResponseLanguage, and needs no model weights, so the same question always gets the same answer.
  * Photos, voice messages and videos are acknowledged but not looked at: the answer says what arrived and
- * answers the written message that came with them, or asks for one.
+ * answers the written message that came with them, or asks for one. A request for alerts is answered with how to
+ * set one up through the bridge (this engine sends nothing unasked), then with what there is now.
  *
  * When `request.signal` fires the stream ends without `done`.
  */
@@ -44,6 +46,11 @@ export class EmbeddedEngine implements AnswerEngine {
     if (media && !captioned) return { text: book.mediaReceived(media, false), noAnswer: true };
     const { catalog, findings } = await consultListings(request);
     const reply = composeReply(findings, catalog, request.chatbot, book);
-    return media ? { ...reply, text: `${book.mediaReceived(media, true)}\n\n${reply.text}` } : reply;
+    // Asked directly (no bridge in front, which saves such a request itself), it says how, not that it will.
+    const opening = [
+      media ? book.mediaReceived(media, true) : undefined,
+      alertRequestIn(request.question) ? book.alertsHowTo() : undefined,
+    ].filter((text) => text !== undefined);
+    return opening.length > 0 ? { ...reply, text: [...opening, reply.text].join("\n\n") } : reply;
   }
 }

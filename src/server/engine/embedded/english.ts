@@ -1,6 +1,6 @@
+import { isPropertyKind, type PropertyKind } from "../../../real-estate/property-types.js";
 import type { ListingFacts, Phrasebook, ReceivedMedia, Relaxation, RelaxedWords, SearchWords } from "./phrasebook.js";
 import { joinWords, mlsLabel } from "./phrasebook.js";
-import { isPropertyKind, type PropertyKind } from "./property-types.js";
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
@@ -125,6 +125,10 @@ export const english: Phrasebook = {
   offTopic: (name, city) =>
     `I'm ${name ? `the real-estate assistant of ${name}` : "a real-estate assistant"}, so I can only help with our ` +
     `listings. Try asking, for example, "3 bedroom homes${city ? ` in ${city}` : ""}" or about a listing by its MLS number.`,
+  alertsHowTo: () =>
+    "I can't send alerts from here. In a chat with me on Telegram, WhatsApp, Slack or this website's chat, send " +
+    "this same sentence (or /alert) to save the search: new listings that match then come to you there, /alerts " +
+    "lists your alerts and /stop ends them.",
   mediaReceived: (media, captioned) => {
     const next = captioned
       ? "so I'll answer your written message."

@@ -1,7 +1,7 @@
+import { normalize } from "../../../real-estate/vocabulary.js";
 import { english } from "./english.js";
 import type { Phrasebook } from "./phrasebook.js";
 import { spanish } from "./spanish.js";
-import { normalize } from "./vocabulary.js";
 
 /**
  * The phrasebook for a chatbot's AIResponseLanguage, a full language name in any language and case ("Spanish",

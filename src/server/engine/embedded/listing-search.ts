@@ -1,10 +1,10 @@
 import type { ListingStatus } from "../../../api/types.js";
+import { isOfKind } from "../../../real-estate/property-types.js";
 import type { Listing } from "../../domain.js";
 import type { EngineRequest } from "../types.js";
 import { knowsCity, type ListingCatalog, loadListingCatalog, SEARCH_LIMIT } from "./catalog.js";
 import { type Understanding, understandConversation } from "./conversation.js";
 import { findNearMisses, type NearMiss } from "./near-misses.js";
-import { isOfKind } from "./property-types.js";
 import type { SearchFilters } from "./question.js";
 import { similarOnOffer } from "./similar-listings.js";
 

@@ -86,6 +86,11 @@ export interface Phrasebook {
   /** A question that is neither about listings nor a greeting. */
   offTopic(chatbotName: string, exampleCity: string | undefined): string;
   /**
+   * Said to a request for alerts ("notify me about new homes in Austin"), which this engine cannot send: how to set
+   * one up where the bridge is in front of it. The answer about what there is now follows.
+   */
+  alertsHowTo(): string;
+  /**
    * What arrived and that it cannot be seen or heard offline; then, with a written message (`captioned`), that
    * the answer follows from it, without one an invitation to type what they are looking for.
    */

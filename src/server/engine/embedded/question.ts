@@ -1,6 +1,5 @@
-import type { ListingCriteria } from "../../domain.js";
-import { AMOUNT, type Amount, COUNT, parseAmount, parseCount } from "./amounts.js";
-import { familyOf, kindNamedIn, PROPERTY_KIND_WORDS } from "./property-types.js";
+import { AMOUNT, type Amount, COUNT, parseAmount, parseCount } from "../../../real-estate/amounts.js";
+import { familyOf, kindNamedIn, PROPERTY_KIND_WORDS } from "../../../real-estate/property-types.js";
 import {
   anyOf,
   BATHROOM_WORDS,
@@ -23,7 +22,8 @@ import {
   RENT_WORDS,
   SALE_WORDS,
   THANKS,
-} from "./vocabulary.js";
+} from "../../../real-estate/vocabulary.js";
+import type { ListingCriteria } from "../../domain.js";
 
 /** What one question asks to filter by: the search fields of {@link ListingCriteria}, and the kind of property. */
 export type SearchFilters = Omit<ListingCriteria, "limit" | "statuses" | "mlsNumber" | "propertyType"> & {

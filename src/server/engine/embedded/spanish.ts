@@ -1,6 +1,6 @@
+import { isPropertyKind, type PropertyKind } from "../../../real-estate/property-types.js";
 import type { ListingFacts, Phrasebook, ReceivedMedia, Relaxation, RelaxedWords, SearchWords } from "./phrasebook.js";
 import { joinWords, mlsLabel } from "./phrasebook.js";
-import { isPropertyKind, type PropertyKind } from "./property-types.js";
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
@@ -108,6 +108,10 @@ export const spanish: Phrasebook = {
   offTopic: (name, city) =>
     `Soy el asistente inmobiliario${name ? ` de ${name}` : ""}, así que solo puedo ayudarte con nuestras ` +
     `propiedades. Prueba, por ejemplo, "casas de 3 habitaciones${city ? ` en ${city}` : ""}" o pregúntame por un número MLS.`,
+  alertsHowTo: () =>
+    "Desde aquí no puedo enviar alertas. En un chat conmigo en Telegram, WhatsApp, Slack o el chat de este sitio, " +
+    "envía esta misma frase (o /alert) para guardar la búsqueda: las propiedades nuevas que coincidan te llegarán " +
+    "allí, /alerts muestra tus alertas y /stop las termina.",
   mediaReceived: (media, captioned) => {
     const next = captioned
       ? "así que respondo a tu mensaje escrito."

@@ -1,6 +1,7 @@
 /**
- * The words the embedded engine understands, in English and Spanish, as regex sources over normalized text
- * (see {@link normalize}): accents removed, lower case, so "días", "dias" and "DÍAS" read alike.
+ * The words the embedded engine understands, in English and Spanish — and the bridge, in a request for alerts — as
+ * regex sources over normalized text (see {@link normalize}): accents removed, lower case, so "días", "dias" and
+ * "DÍAS" read alike.
  */
 
 /** Lower case without accents or inverted punctuation; single spaces. */
