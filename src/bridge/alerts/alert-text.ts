@@ -7,10 +7,15 @@ const HEADINGS: Record<PendingAlert["kind"], string> = {
   "now-active": "Now on the market",
 };
 
-/** A listing in one line: "$450,000 · 3 beds · 12 Oak St, Austin, TX 78701 https://…". */
+/**
+ * A listing in one line: "$450,000 · 3 beds · 12 Oak St, Austin, TX 78701 https://…", or its MLS number where it has
+ * no page — whereby the user can ask about it, and the web chat, which finds a message's cards in its text, shows its
+ * card.
+ */
 function line(card: ListingCard): string {
   const beds = card.beds !== undefined ? `${card.beds} beds` : undefined;
-  return [[card.price, beds, card.address].filter(Boolean).join(" · "), card.url].filter(Boolean).join(" ");
+  const named = card.url || (/^MLS/i.test(card.mlsNumber) ? card.mlsNumber : `MLS ${card.mlsNumber}`);
+  return [[card.price, beds, card.address].filter(Boolean).join(" · "), named].join(" ");
 }
 
 /** Listings one alert message names at most, so that it stays within every platform's length. */

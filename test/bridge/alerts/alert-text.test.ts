@@ -20,6 +20,13 @@ describe("alert text", () => {
     );
   });
 
+  it("names a listing without a page by its MLS number", () => {
+    const card = cardFromListing(listingItem("TX-7", { Url: "" }));
+    expect(alertText([{ id: "TX-7", kind: "new", card }])).toContain(
+      "• New: $450,000 · 3 beds · 12 Oak St, Austin, TX 78701 MLS TX-7\n",
+    );
+  });
+
   it(`names ${MAX_ALERT_LINES} at most, then how many more`, () => {
     const text = alertText(Array.from({ length: MAX_ALERT_LINES + 3 }, (_, n) => alert(`TX-${n}`, "new")));
     expect(text.split("\n").filter((line) => line.startsWith("• "))).toHaveLength(MAX_ALERT_LINES);
