@@ -114,6 +114,19 @@ const NEGATION = new RegExp(
   anyOf(["don't", "dont", "do not", "never", "stop", "no more", "no", "nunca", "deja de", "dejen de", "ya no"]),
 );
 
+const ASK_PATTERNS = ASKS.map(({ language, words }) => ({ language, pattern: new RegExp(anyOf(words)) }));
+/** "Tell me" then "when" (then something new) or "if" (then a listing coming), a word apart at most. */
+const TELL_PATTERNS = TELLS.flatMap(({ language, words }) =>
+  [
+    { after: WHEN, coming: NEWNESS },
+    { after: IF, coming: COMES },
+  ].map(({ after, coming }) => ({
+    language,
+    pattern: new RegExp(String.raw`${anyOf(words)}\s+(?:\w+\s+)?${after}`),
+    coming,
+  })),
+);
+
 /**
  * The request in `text`, undefined when it asks no such thing. A request ends up as an alert, so this errs on the
  * side of a question: a "tell me / let me know" counts only with a "when" and something new coming, and a request
@@ -121,8 +134,8 @@ const NEGATION = new RegExp(
  */
 export function alertRequestIn(text: string): AlertRequest | undefined {
   const said = normalize(text);
-  for (const { language, words } of ASKS) {
-    const match = new RegExp(anyOf(words)).exec(said);
+  for (const { language, pattern } of ASK_PATTERNS) {
+    const match = pattern.exec(said);
     if (!match || negated(said, match.index)) continue;
     const rest = said.slice(match.index + match[0].length).replace(/^[\s.,]+/, "");
     // "Avísame si tienes casas en Austin" asks what there is now, unless a listing is coming.
@@ -130,15 +143,10 @@ export function alertRequestIn(text: string): AlertRequest | undefined {
       return { language };
     }
   }
-  for (const { language, words } of TELLS) {
-    for (const [after, coming] of [
-      [WHEN, NEWNESS],
-      [IF, COMES],
-    ] as const) {
-      const match = new RegExp(`${anyOf(words)}\\s+(?:\\w+\\s+)?${after}`).exec(said);
-      if (match && !negated(said, match.index) && coming.test(said.slice(match.index + match[0].length))) {
-        return { language };
-      }
+  for (const { language, pattern, coming } of TELL_PATTERNS) {
+    const match = pattern.exec(said);
+    if (match && !negated(said, match.index) && coming.test(said.slice(match.index + match[0].length))) {
+      return { language };
     }
   }
   return undefined;

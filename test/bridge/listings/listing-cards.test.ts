@@ -162,6 +162,15 @@ describe("ListingCards", () => {
     expect(capped.calls.filter((call) => call.PageSize === 100).map((call) => call.PageNumber)).toEqual([1]);
   }, 30_000);
 
+  it("names the cities of the listings from the same index build", async () => {
+    const serial = await chatbotWithListings();
+    const client = countingClient(api.a);
+    const cards = new ListingCards(client, serial, silent);
+    expect((await cards.cities()).sort()).toEqual(["Austin", "Denver"]);
+    await cards.cardsFor(listingReferences("https://homes.test/rentals/sunny-loft"), 3);
+    expect(client.calls.filter((call) => call.PageSize === 100)).toHaveLength(1);
+  });
+
   it("gives no cards when the API cannot be reached, with one warning that names no key", async () => {
     const lines: string[] = [];
     const log = createLogger("debug", {
@@ -184,9 +193,10 @@ describe("ListingCards", () => {
       const references = listingReferences("MLS# TX-1001 at https://homes.test/rentals/sunny-loft");
       await expect(cards.cardsFor(references, 3)).resolves.toEqual([]);
       await expect(cards.cardsFor(references, 3)).resolves.toEqual([]);
+      await expect(cards.cities()).resolves.toEqual([]);
       // One warning, then debug lines: an API that is down does not fill the log.
       const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
-      expect(logged.map((line) => line.level)).toEqual([40, 20]);
+      expect(logged.map((line) => line.level)).toEqual([40, 20, 20]);
       expect(logged[0]?.msg).toContain("listing cards");
       expect(lines.join("")).not.toMatch(/secret/);
     } finally {
