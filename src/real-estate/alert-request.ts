@@ -90,8 +90,19 @@ const COMING = [
   "se publica",
 ];
 const COMES = new RegExp(anyOf(COMING));
-/** Something new, or a listing coming, or "when there is one". */
-const NEWNESS = new RegExp(anyOf([...COMING, "new", "newly", "there (?:is|are|will be)", "there's", "nuev[oa]s?"]));
+/**
+ * Something new, or a listing coming, or "when there is one"; "the new listing", "la casa nueva" is one that exists
+ * ("tell me when the new listing is open for viewing").
+ */
+const NEWNESS = new RegExp(
+  anyOf([
+    ...COMING,
+    String.raw`(?<!\b(?:the|this|that) )(?:new|newly)`,
+    String.raw`(?<!\b(?:el|la|los|las|este|esta|estos|estas|ese|esa) (?:\w+ )?)nuev[oa]s?`,
+    "there (?:is|are|will be)",
+    "there's",
+  ]),
+);
 
 /** What a request is about: homes of some kind, sale or rent, new listings, price drops. */
 const SUBJECT = new RegExp(

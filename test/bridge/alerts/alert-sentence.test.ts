@@ -38,6 +38,19 @@ describe("a sentence asking for alerts", () => {
       "keep me posted on 3+ bedroom single-family homes in Austin for $500k",
       { minBeds: 3, propertyType: "single-family", city: "Austin", maxPrice: 500_000, saleType: "for_sale" },
     ],
+    [
+      "Send me alerts for 2 bedroom apartments for rent in Dallas under $2,000",
+      { minBeds: 2, propertyType: "apartment", saleType: "for_rent", city: "Dallas", maxPrice: 2_000 },
+    ],
+    ["ping me when condos come up in Austin", { propertyType: "condo", city: "Austin" }],
+    [
+      "Could you let me know whenever a new 4 bedroom house is listed in San Antonio?",
+      { minBeds: 4, propertyType: "house", city: "San Antonio" },
+    ],
+    [
+      "Hi! Please alert me about rentals in Austin under 2500 a month",
+      { saleType: "for_rent", city: "Austin", maxPrice: 2_500 },
+    ],
     // A city the listings do not have yet, as typed.
     ["notify me about new houses in Boston", { propertyType: "house", city: "Boston" }],
     // A ZIP code is no price.
@@ -89,6 +102,9 @@ describe("a sentence asking for alerts", () => {
     "let me know if you have new listings in Austin",
     "let me know if TX-1 is still available",
     "tell me when the open house is",
+    "Can you tell me when the house was built?",
+    "tell me when the new listing on Oak St is open for viewing",
+    "dime cuando la casa nueva esté disponible para visitar",
     "Please let me know the price of MLS 123",
     "notify me when my viewing is confirmed",
     "don't notify me about new homes",
