@@ -98,7 +98,8 @@ export class FakeChannel implements Channel {
     if (options.measure) this.measure = options.measure;
     const enforce = options.enforce === undefined ? this.limits : options.enforce;
     this.bot = enforce ? fakeLimit(enforce.perBot) : undefined;
-    this.draftBot = enforce && enforce.drafts ? fakeLimit(enforce.drafts.perBot) : undefined;
+    const drafts = enforce ? enforce.drafts : undefined;
+    this.draftBot = drafts ? fakeLimit(drafts.perBot) : undefined;
   }
 
   capabilities(target: ReplyTarget): ChannelCapabilities {
