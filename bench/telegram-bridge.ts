@@ -2,10 +2,12 @@
  * N conversations at once through `chatbridge start` in webhook mode, against the Telegram emulator (which enforces
  * the Bot API's limits and answers 429 past them) and a scripted chatbot streaming 1,000-character answers in 50
  * fragments over 5 s. Each conversation was greeted in a warm-up round, so the measured round is one question and
- * one streamed answer per conversation. Reports, per N: answers delivered whole, 429s, time from the webhook post to
- * the first visible text, delay from the upstream's last byte to the final text on Telegram, Telegram calls per
- * answer, webhook acknowledgements per second, memory per conversation, and the total delivery time against the
- * least the per-bot limit (30 messages/s) allows: 5 s of streaming, then one final message per answer at 30/s.
+ * one streamed answer per conversation. Reports, per N: answers delivered whole, 429s, time from the webhook post and
+ * from the chatbot's first fragment to the first visible text, the users who saw no text before their final message,
+ * delay from the upstream's last byte to the final text on Telegram, Telegram calls per answer, webhook
+ * acknowledgements per second, memory (resident at boot and at peak, heap per conversation), and the total delivery
+ * time against the least the per-bot limit (30 messages/s) allows: 5 s of streaming, then one final message per
+ * answer at 30/s.
  * chatbridge runs in processes of its own, as in production (their memory is read from their /metrics); the
  * emulator and the chatbot run in this one.
  *
@@ -125,6 +127,8 @@ try {
       TELEGRAM_BOT_TOKEN: TOKEN,
       TELEGRAM_WEBHOOK_SECRET: "bench-secret",
       WORK_LEASE_MS: String(WORK_LEASE_MS),
+      // The scripted chatbot has no listings to watch.
+      ALERTS_POLL_MINUTES: "0",
       ...(namespace && { STORE_URL, STORE_NAMESPACE: namespace }),
     },
   });
@@ -156,6 +160,16 @@ function forwardStderr(instance: BridgeInstance): void {
 async function bridgeHeap(instances: readonly BridgeInstance[]): Promise<number> {
   const heaps = await Promise.all(instances.map((instance) => instance.metric("nodejs_heap_size_used_bytes")));
   return heaps.reduce((sum, heap) => sum + heap, 0);
+}
+
+/** The largest resident memory of the instances, from their Prometheus metrics. */
+async function bridgeRss(instances: readonly BridgeInstance[]): Promise<number> {
+  const sizes = await Promise.all(instances.map((instance) => instance.metric("process_resident_memory_bytes")));
+  return Math.max(...sizes);
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(0)} MB`;
 }
 
 /**
@@ -196,6 +210,7 @@ async function measure(group: BridgeInstances): Promise<void> {
     `chatbridge → Telegram emulator: answers of ${ANSWER_CHARS} characters in ${FRAGMENTS} fragments over ${STREAM_MS / 1000} s`,
   );
   console.log(describeSetup());
+  console.log(`resident memory after start: ${mib(await bridgeRss(group.instances))}`);
   for (const n of rounds) {
     const chats = Array.from({ length: n }, () => nextChat++);
     // Warm-up: every conversation gets its greeting, so the measured round holds only the answers.
@@ -207,10 +222,12 @@ async function measure(group: BridgeInstances): Promise<void> {
     const killing = killAt !== undefined;
     const heapBefore = killing ? Number.NaN : await bridgeHeap(group.instances);
     let heapPeak = heapBefore;
+    let rssPeak = killing ? Number.NaN : await bridgeRss(group.instances);
     const sampler = killing
       ? undefined
       : setInterval(async () => {
           heapPeak = Math.max(heapPeak, await bridgeHeap(group.instances).catch(() => heapPeak));
+          rssPeak = Math.max(rssPeak, await bridgeRss(group.instances).catch(() => rssPeak));
         }, 250);
 
     const expected = (chat: number) => answerFor(`Question ${chat}`).join("").trim();
@@ -269,10 +286,16 @@ async function measure(group: BridgeInstances): Promise<void> {
     // Each question's answer upstream: the last one that ended before its final text (a question whose holder was
     // killed is asked again).
     const asksOf = new Map<string, number[]>();
+    const firstFragments = new Map<string, number>();
     for (const ask of chatbot.asks) {
       if (ask.answeredAt !== undefined) asksOf.set(ask.content, [...(asksOf.get(ask.content) ?? []), ask.answeredAt]);
+      if (ask.firstFragmentAt !== undefined && !firstFragments.has(ask.content)) {
+        firstFragments.set(ask.content, ask.firstFragmentAt);
+      }
     }
     const firstText: number[] = [];
+    const afterFragment: number[] = [];
+    let nothingBeforeFinal = 0;
     const finalDelay: number[] = [];
     const answerEnds: number[] = [];
     for (const chat of chats) {
@@ -284,7 +307,10 @@ async function measure(group: BridgeInstances): Promise<void> {
           String(call.params.text ?? "").trim() !== "",
       );
       if (shown) firstText.push(shown.at - (posted.get(chat) ?? start));
+      const fragmentAt = firstFragments.get(`Question ${chat}`);
+      if (shown && fragmentAt !== undefined) afterFragment.push(shown.at - fragmentAt);
       const final = telegram.messagesIn(chat).find((message) => message.text === expected(chat));
+      if (final && (!shown || shown.at >= final.sentAt)) nothingBeforeFinal += 1;
       const ends = asksOf.get(`Question ${chat}`) ?? [];
       const answeredAt = ends.filter((at) => final === undefined || at <= final.sentAt).at(-1) ?? ends[0];
       if (answeredAt !== undefined) answerEnds.push(answeredAt);
@@ -303,6 +329,7 @@ async function measure(group: BridgeInstances): Promise<void> {
       `N=${n}: ${delivered}/${n} answers delivered whole${complete ? "" : " (timed out)"}, ${telegram.rateLimited().length} × 429`,
       `  acks: ${acks.filter((status) => status === 200).length}/${n} 200 OK, ${(n / ackSeconds).toFixed(0)} acks/s`,
       `  first visible text after the webhook post: p50 ${ms(percentile(firstText, 50))}, p95 ${ms(percentile(firstText, 95))}`,
+      `  first visible text after the chatbot's first fragment: p50 ${ms(percentile(afterFragment, 50))}, p95 ${ms(percentile(afterFragment, 95))}; ${nothingBeforeFinal} of ${n} users saw no text before their final message`,
       `  upstream's last byte → final text on Telegram: p50 ${ms(percentile(finalDelay, 50))}, p95 ${ms(percentile(finalDelay, 95))}` +
         ` (least the 30/s bot limit allows: p50 ${ms(percentile(leastDelay, 50))}, p95 ${ms(percentile(leastDelay, 95))})`,
       `  Telegram calls per answer: ${(calls / n).toFixed(1)} (typing, drafts, final)`,
@@ -333,7 +360,7 @@ async function measure(group: BridgeInstances): Promise<void> {
     } else {
       const over = roles.length > 1 ? ` (summed over the ${roles.length} instances)` : "";
       lines.push(
-        `  chatbridge heap per conversation${over}: ${((heapPeak - heapBefore) / n / 1024).toFixed(1)} KiB at peak, ${((heapAfter - heapBefore) / n / 1024).toFixed(1)} KiB a second after (no forced GC)`,
+        `  chatbridge heap per conversation${over}: ${((heapPeak - heapBefore) / n / 1024).toFixed(1)} KiB at peak, ${((heapAfter - heapBefore) / n / 1024).toFixed(1)} KiB a second after (no forced GC); resident memory at peak ${mib(rssPeak)}`,
       );
     }
     console.log(lines.join("\n"));

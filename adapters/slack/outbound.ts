@@ -36,6 +36,9 @@ import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
  *   chat.startStream and chat.stopStream (Tier 2, 20/min) 0.3/s, chat.appendStream (Tier 4, 100/min) 1.6/s. A
  *   streamed or edited answer pays for its stop or final edit when it starts, so under load answers that could not
  *   be finished in time go out as one post instead.
+ * - `apart`: the "is thinking…" status (assistant.threads.setStatus) is no message: Slack limits it as a method of
+ *   its own ("special", far above the per-channel post), so it spends 9 a second of its own budget and never the
+ *   conversation's one post a second, which the first text needs.
  */
 export const SLACK_LIMITS: ChannelLimits = {
   perChat: { perSecond: 0.9, burst: 1 },
@@ -46,7 +49,9 @@ export const SLACK_LIMITS: ChannelLimits = {
     streamStart: { perSecond: 0.3, burst: 2 },
     streamStop: { perSecond: 0.3, burst: 2 },
     streamAppend: { perSecond: 1.6, burst: 3 },
+    typing: { perSecond: 9, burst: 3 },
   },
+  apart: ["typing"],
   minUpdateIntervalMs: { private: 1_000, group: 1_000 },
 };
 

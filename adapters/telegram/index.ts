@@ -19,6 +19,7 @@ export const telegramPlugin = defineChannelPlugin<typeof TELEGRAM_VARIABLES, Tel
     webhookSecret: values.TELEGRAM_WEBHOOK_SECRET,
     apiRoot: values.TELEGRAM_API_ROOT,
     mode: values.TELEGRAM_MODE,
+    draftRates: { chat: values.TELEGRAM_DRAFT_CHAT_RATE, bot: values.TELEGRAM_DRAFT_BOT_RATE },
   }),
   botEntry: telegramEntry,
   settingsForBot: telegramSettingsForBot,

@@ -6,6 +6,7 @@ import type {
   ChannelCapabilities,
   ChannelLimits,
   DownloadOptions,
+  DraftLimits,
   OutgoingText,
   SentMessage,
 } from "../../src/bridge/channel.js";
@@ -25,9 +26,10 @@ import { operatorProblem, toChannelError } from "./errors.js";
 import { escapeHtml, markdownToTelegramHtml, measureMarkdown, visibleLength } from "./format.js";
 
 /**
- * Telegram's limits as the pacer should keep them. The Bot API documents only rough numbers, and sends, edits,
- * drafts and chat actions all draw on one per-chat flood control (Vercel Chat SDK: "Sends and edits share flood
- * control"), so the per-chat budget covers every call.
+ * Telegram's limits for messages as the pacer should keep them. The Bot API documents only rough numbers; sends,
+ * edits and chat actions draw on one per-chat flood control (Vercel Chat SDK: "Sends and edits share flood
+ * control"; tdlib: "Limits for message editing and sending are shared"), so the per-chat budget covers them all.
+ * Drafts are paced apart ({@link telegramDraftLimits}).
  * - `perChat`: "In a single chat, avoid sending more than one message per second. We may allow short bursts that
  *   go over this limit" (https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this).
  * - `perGroup`: "In a group, bots are not be able to send more than 20 messages per minute" (same FAQ), and "bots
@@ -36,9 +38,7 @@ import { escapeHtml, markdownToTelegramHtml, measureMarkdown, visibleLength } fr
  * - `perBot`: "not able to broadcast more than about 30 messages per second" (same FAQ): 30 in any second, spent as
  *   a sliding window, which the pacer keeps a little longer than a second (its window margin) for calls that
  *   reach Telegram a little early or late.
- * - `minUpdateIntervalMs.private`: drafts (sendMessageDraft) have no documented limit; Vercel's native path uses
- *   250 ms, grammY's stream plugin skips drafts that come too fast. The per-chat bucket above is what really
- *   paces them, so a shorter interval would only queue drafts that are then superseded.
+ * - `minUpdateIntervalMs.private`: 1 s between edits of a private chat's message (where drafts are refused).
  * - `minUpdateIntervalMs.group`: 3 s between edits keeps 20 edits a minute (Vercel uses 3.1 s).
  */
 export const TELEGRAM_LIMITS: ChannelLimits = {
@@ -47,6 +47,30 @@ export const TELEGRAM_LIMITS: ChannelLimits = {
   perBot: { max: 30, windowMs: 1_000 },
   minUpdateIntervalMs: { private: 1_000, group: 3_000 },
 };
+
+/** Drafts a second to one chat, and of the whole bot, unless TELEGRAM_DRAFT_CHAT_RATE / _BOT_RATE say otherwise. */
+export const DEFAULT_DRAFT_RATES = { chat: 2, bot: 300 };
+
+/**
+ * How drafts (sendMessageDraft) are paced: apart from messages, by budgets of their own. Telegram documents no
+ * limit for drafts. A draft is not a message: the Bot API sends it as a typing action (MTProto
+ * `sendMessageTextDraftAction` through `messages.setTyping`, https://core.telegram.org/api/bots/ai), it creates no
+ * message and vanishes when the final message arrives. Its users report 429s on drafts sent every 300 ms to one
+ * chat during long answers while "the final sendMessage always delivers" (fitz123/claude-code-bot#117, May 2026),
+ * so drafts have a per-chat limit below ~3/s, and one of their own. Hence (see docs/channels.md "Drafts"):
+ * - per chat, `chat` drafts a second with a burst of 3 (default 2/s: 500 ms between two drafts of an answer; Vercel's
+ *   native path uses 250 ms, grammY's stream plugin skips what comes too fast);
+ * - per bot, at most `bot` drafts in any second (default 300): no figure is published, typing actions have no
+ *   documented bot-wide limit, and the messages' 30/s would make a thousand users wait half a minute for a first
+ *   text. Both are settings, for the day Telegram says more.
+ */
+export function telegramDraftLimits(rates: { chat: number; bot: number } = DEFAULT_DRAFT_RATES): DraftLimits {
+  return {
+    perChat: { perSecond: rates.chat, burst: 3 },
+    perBot: { max: rates.bot, windowMs: 1_000 },
+    minIntervalMs: Math.ceil(1_000 / rates.chat),
+  };
+}
 
 /** "Text of the message to be sent, 1-4096 characters after entities parsing" (https://core.telegram.org/bots/api#sendmessage). */
 export const TELEGRAM_MAX_TEXT_LENGTH = 4096;
@@ -76,6 +100,8 @@ export interface TelegramChannelOptions {
   botId?: string | undefined;
   /** Where operator-actionable problems (a wrong token) are reported, once each. */
   log?: Logger | undefined;
+  /** Drafts a second to one chat and of the whole bot (TELEGRAM_DRAFT_CHAT_RATE, TELEGRAM_DRAFT_BOT_RATE). */
+  draftRates?: { chat: number; bot: number } | undefined;
 }
 
 /**
@@ -87,7 +113,7 @@ export interface TelegramChannelOptions {
 export class TelegramChannel implements Channel {
   readonly name = "telegram";
   readonly botId: string;
-  readonly limits: ChannelLimits = TELEGRAM_LIMITS;
+  readonly limits: ChannelLimits;
   /** The grammY API client; the setup code uses it for setWebhook, getUpdates and getMe. */
   readonly api: Api;
   readonly #log: Logger | undefined;
@@ -134,6 +160,7 @@ export class TelegramChannel implements Channel {
 
   constructor(options: TelegramChannelOptions) {
     this.botId = options.botId ?? "default";
+    this.limits = { ...TELEGRAM_LIMITS, drafts: telegramDraftLimits(options.draftRates) };
     this.#log = options.log;
     this.#token = options.token;
     this.#apiRoot = (options.apiRoot ?? TELEGRAM_CLOUD_API).replace(/\/+$/, "");

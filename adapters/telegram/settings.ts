@@ -19,6 +19,8 @@ export interface TelegramSettings {
   webhookSecret: string | undefined;
   apiRoot: string;
   mode: "webhook" | "polling";
+  /** Drafts a second to one chat, and of the whole bot (see `telegramDraftLimits`); the same for every bot. */
+  draftRates: { chat: number; bot: number };
 }
 
 /** The variables of the bot `default`. */
@@ -41,6 +43,14 @@ export const TELEGRAM_VARIABLES = {
     schema: mode.default("webhook"),
     fix: "webhook (the default; needs PUBLIC_URL) or polling (for local use without a public URL)",
   },
+  TELEGRAM_DRAFT_CHAT_RATE: {
+    schema: z.coerce.number().min(0.1).max(20).default(2),
+    fix: "drafts a second to one chat, from 0.1 to 20 (default 2: an answer's draft grows every 500 ms)",
+  },
+  TELEGRAM_DRAFT_BOT_RATE: {
+    schema: z.coerce.number().int().min(1).max(10_000).default(300),
+    fix: "drafts a second of the whole bot, from 1 to 10000 (default 300)",
+  },
 };
 
 /** A bot's `telegram` entry in BRIDGE_CONFIG; what it leaves out is the bot `default`'s (TELEGRAM_API_ROOT, TELEGRAM_MODE). */
@@ -60,5 +70,6 @@ export function telegramSettingsForBot(entry: TelegramEntry, defaults: TelegramS
     webhookSecret: entry.webhookSecret,
     apiRoot: entry.apiRoot ?? defaults.apiRoot,
     mode: entry.mode ?? defaults.mode,
+    draftRates: defaults.draftRates,
   };
 }

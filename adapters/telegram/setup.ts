@@ -72,7 +72,7 @@ export async function startTelegram(options: TelegramStartOptions): Promise<Runn
   if (receive && mode === "webhook" && !publicUrl) {
     return disabled("set PUBLIC_URL (the https address Telegram posts to), or TELEGRAM_MODE=polling");
   }
-  const channel = new TelegramChannel({ token: botToken, apiRoot, botId, log });
+  const channel = new TelegramChannel({ token: botToken, apiRoot, botId, log, draftRates: telegram.draftRates });
   const getMe = () => channel.api.getMe().then((me) => ({ id: me.id, username: me.username }));
   const inbound = new TelegramInbound({
     sink: bridge,

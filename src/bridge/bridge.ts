@@ -165,6 +165,8 @@ export class Bridge {
     const { metrics } = this.#deps;
     const pacer = new Pacer(channel, {
       budgets: this.#deps.store.budgets.forChannel(channel.name, channel.botId),
+      // A scope of their own: drafts never meet the messages' budgets, nor their "finals waiting" mark.
+      draftBudgets: this.#deps.store.budgets.forChannel(`${channel.name}-drafts`, channel.botId),
       onRateLimited: () => metrics.platformRateLimited.inc({ channel: channel.name }),
       onBudgetWait: ({ priority, waitedMs }) =>
         metrics.budgetWaitSeconds.observe({ channel: channel.name, priority }, waitedMs / 1000),

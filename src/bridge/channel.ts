@@ -79,8 +79,30 @@ export interface ChannelLimits {
   perGroup: Budget;
   perBot: Budget;
   perOperation?: Partial<Record<Operation, Budget>>;
+  /**
+   * Operations that are no message of the conversation (Slack's assistant status, limited as a method of its own):
+   * they spend their `perOperation` budget only, not the chat's nor the bot's, so a typing indicator never delays
+   * the first text.
+   */
+  apart?: Operation[] | undefined;
   /** Least time between two updates (edits or drafts) of one streamed answer. */
   minUpdateIntervalMs: { private: number; group: number };
+  /**
+   * Native drafts' own limits, where the platform paces them apart from messages (Telegram: a draft is a typing
+   * action, not a message; see docs/channels.md "Drafts"): draft calls spend from these budgets instead of the chat's
+   * and the bot's, so drafts never delay a message nor wait for one.
+   */
+  drafts?: DraftLimits | undefined;
+}
+
+/** The budgets of native drafts (see {@link ChannelLimits.drafts}). */
+export interface DraftLimits {
+  /** Drafts to one chat. */
+  perChat: Budget;
+  /** Drafts of the whole bot, to every chat. */
+  perBot: Budget;
+  /** Least time between two drafts of one streamed answer. */
+  minIntervalMs: number;
 }
 
 /** A message the channel sent, to edit later. */

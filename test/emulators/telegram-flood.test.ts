@@ -7,6 +7,7 @@ const LIMITS: EmulatorLimits = {
   group: { max: 20, windowMs: 60_000 },
   bot: { max: 30, windowMs: 1_000 },
   maxTextLength: 4096,
+  drafts: { perChat: { perSecond: 2, burst: 3 }, bot: { max: 300, windowMs: 1_000 } },
 };
 
 /** Charges a call at `at` when it fits, as the emulator does; returns the wait otherwise. */

@@ -8,6 +8,12 @@ export interface EmulatorLimits {
   bot: { max: number; windowMs: number };
   /** Max visible text length after entity parsing. Default 4096. */
   maxTextLength: number;
+  /**
+   * sendMessageDraft's own flood control, apart from messages' (drafts are typing actions, not messages; see the
+   * bridge's `telegramDraftLimits`): per private chat a token bucket, for the bot a sliding window. Default
+   * { perChat: { perSecond: 2, burst: 3 }, bot: { max: 300, windowMs: 1_000 } }, the bridge's own defaults.
+   */
+  drafts: { perChat: { perSecond: number; burst: number }; bot: { max: number; windowMs: number } };
 }
 
 /** Telegram's flood control as {@link EmulatorLimits} describes it, on performance.now() times. */

@@ -301,15 +301,17 @@ describe("TelegramEmulator flood control", () => {
   it("gives a private chat a bucket of 4 calls refilled at 1 per second, shared by all message calls", async () => {
     const { emulator, api } = await start({});
     await api.sendMessage(42, "1");
-    await api.sendMessageDraft(42, 1, "2");
+    await api.sendMessage(42, "2");
     await api.sendChatAction(42, "typing");
     await api.editMessageText(42, 1, "1 edited");
+    // Drafts have a flood control of their own: one now takes nothing from the messages' bucket.
+    await api.sendMessageDraft(42, 1, "draft");
 
     const refused = await refusal(api.sendMessage(42, "5"));
     expect([refused.error_code, refused.description]).toEqual([429, "Too Many Requests: retry after 1"]);
     expect(refused.parameters.retry_after).toBeGreaterThanOrEqual(1);
     expect((await refusal(api.sendChatAction(42, "typing"))).error_code).toBe(429);
-    expect(emulator.messagesIn(42).map((message) => message.text)).toEqual(["1 edited"]);
+    expect(emulator.messagesIn(42).map((message) => message.text)).toEqual(["1 edited", "2"]);
     expect(emulator.rateLimited().map((call) => call.method)).toEqual(["sendMessage", "sendChatAction"]);
 
     // Another chat has its own bucket; refused calls and invalid ones took nothing from this one.
@@ -355,9 +357,33 @@ describe("TelegramEmulator flood control", () => {
     expect(emulator.rateLimited()).toHaveLength(2);
   });
 
+  it("paces drafts apart from messages: their own bucket per chat and window for the bot", async () => {
+    const drafts = { perChat: { perSecond: 2, burst: 3 }, bot: { max: 4, windowMs: 400 } };
+    const { emulator, api } = await start({ drafts });
+    // A chat's messages spent to the last call leave its drafts untouched, and the other way round.
+    for (let i = 0; i < 4; i++) await api.sendMessage(42, `${i}`);
+    expect((await refusal(api.sendMessage(42, "over"))).error_code).toBe(429);
+    for (let i = 1; i <= 3; i++) await api.sendMessageDraft(42, 7, "d".repeat(i));
+    const refused = await refusal(api.sendMessageDraft(42, 7, "dddd"));
+    expect([refused.error_code, refused.parameters.retry_after]).toEqual([429, 1]);
+    await api.sendMessage(43, "messages of another chat still go");
+    // The bot's drafts: 4 in any 400 ms across chats.
+    await api.sendMessageDraft(44, 1, "a");
+    expect((await refusal(api.sendMessageDraft(45, 1, "b"))).error_code).toBe(429);
+    expect(emulator.rateLimited().map((call) => call.method)).toEqual([
+      "sendMessage",
+      "sendMessageDraft",
+      "sendMessageDraft",
+    ]);
+    // The chat's bucket refills at 2 a second: a draft 500 ms later goes.
+    await sleep(520);
+    await api.sendMessageDraft(42, 7, "dddd");
+    expect(emulator.draftsIn(42).map((draft) => draft.text)).toEqual(["d", "dd", "ddd", "dddd"]);
+  });
+
   it("forgets flood state, calls, messages and drafts on reset, keeping webhook and files", async () => {
     const { emulator, api } = await start({});
-    for (let i = 0; i < 3; i++) await api.sendMessage(42, `${i}`);
+    for (let i = 0; i < 4; i++) await api.sendMessage(42, `${i}`);
     await api.sendMessageDraft(42, 1, "draft");
     expect((await refusal(api.sendMessage(42, "over"))).error_code).toBe(429);
     await api.setWebhook("https://example.com/hook");

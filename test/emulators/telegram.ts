@@ -94,6 +94,7 @@ const DEFAULT_LIMITS: EmulatorLimits = {
   group: { max: 20, windowMs: 60_000 },
   bot: { max: 30, windowMs: 1_000 },
   maxTextLength: 4096,
+  drafts: { perChat: { perSecond: 2, burst: 3 }, bot: { max: 300, windowMs: 1_000 } },
 };
 
 /** getFile refuses bigger files: bots download at most 20 MB (https://core.telegram.org/bots/api#getfile). */
@@ -138,6 +139,8 @@ export class TelegramEmulator {
   readonly #limits: EmulatorLimits;
   readonly #server: Server;
   #flood: FloodControl;
+  /** Drafts' flood control, apart from messages'. */
+  #draftFlood: FloodControl;
   readonly #chats = new Map<number, ChatState>();
   readonly #files = new Map<
     string,
@@ -224,6 +227,7 @@ export class TelegramEmulator {
     this.bot = { id: bot.id, username: bot.username, first_name: bot.first_name ?? "Chat SDK" };
     this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.#flood = new FloodControl(this.#limits);
+    this.#draftFlood = draftFloodControl(this.#limits);
   }
 
   /** Starts the emulator on 127.0.0.1, on `port` or a free one. */
@@ -344,6 +348,7 @@ export class TelegramEmulator {
     this.calls.length = 0;
     this.#chats.clear();
     this.#flood = new FloodControl(this.#limits);
+    this.#draftFlood = draftFloodControl(this.#limits);
   }
 
   /** Stops the server, cutting keep-alive connections and pending long polls. */
@@ -430,18 +435,18 @@ export class TelegramEmulator {
   }
 
   /**
-   * Runs a message-producing call under the flood control the four of them share: over any limit it is refused
-   * with 429, and only a call that succeeds counts. The caller validates the text first: the Bot API server parses
+   * Runs a message-producing call under the flood control the four of them share (drafts: under their own): over any
+   * limit it is refused with 429, and only a call that succeeds counts. The caller validates the text first: the Bot API server parses
    * it before the request reaches Telegram's flood control.
    */
-  #flooded<T>(chatId: number, at: number, execute: () => T): T {
-    const waitMs = this.#flood.waitMs(chatId, at);
+  #flooded<T>(chatId: number, at: number, execute: () => T, flood = this.#flood): T {
+    const waitMs = flood.waitMs(chatId, at);
     if (waitMs > 0) {
       const seconds = retryAfterSeconds(waitMs);
       throw new ApiError(429, `Too Many Requests: retry after ${seconds}`, seconds);
     }
     const result = execute();
-    this.#flood.count(chatId, at);
+    flood.count(chatId, at);
     return result;
   }
 
@@ -589,11 +594,16 @@ export class TelegramEmulator {
     const draftId = integer(params.draft_id);
     // The Bot API requires a non-zero draft_id; this error's wording is the emulator's own.
     if (!draftId) throw badRequest("draft_id must be a non-zero integer");
-    return this.#flooded(chatId, at, () => {
-      if (chatId < 0) throw badRequest("TEXTDRAFT_PEER_INVALID");
-      this.#chat(chatId).drafts.push({ chatId, draftId, text, at });
-      return true;
-    });
+    return this.#flooded(
+      chatId,
+      at,
+      () => {
+        if (chatId < 0) throw badRequest("TEXTDRAFT_PEER_INVALID");
+        this.#chat(chatId).drafts.push({ chatId, draftId, text, at });
+        return true;
+      },
+      this.#draftFlood,
+    );
   }
 
   #messageJson(message: EmulatedMessage): object {
@@ -762,4 +772,9 @@ function parse(text: string, parseMode: unknown): string {
     default:
       throw badRequest("unsupported parse_mode");
   }
+}
+
+/** Drafts' flood control: the drafts' budgets as a private chat's and the bot's (drafts go to private chats only). */
+function draftFloodControl(limits: EmulatorLimits): FloodControl {
+  return new FloodControl({ ...limits, privateChat: limits.drafts.perChat, bot: limits.drafts.bot });
 }

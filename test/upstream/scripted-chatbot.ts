@@ -35,6 +35,8 @@ export interface RecordedAsk {
   fileIds: number[];
   /** When it arrived (performance.now()). */
   at: number;
+  /** When the first piece of the answer was written (performance.now()). */
+  firstFragmentAt?: number;
   /** When the last piece of the answer was written, or the stream was cut (performance.now()). */
   answeredAt?: number;
   /** Resolves when the bridge closed the request before the answer ended (a cancelled stream). */
@@ -223,6 +225,7 @@ export class ScriptedChatbot {
       for (const [index, piece] of pieces.entries()) {
         if (res.destroyed) break;
         res.write(piece);
+        ask.firstFragmentAt ??= performance.now();
         if (index < pieces.length - 1) await sleep(script.pauseMs ?? 10);
       }
       if (broken) {

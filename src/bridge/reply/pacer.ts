@@ -1,4 +1,4 @@
-import { type Budget, ChannelError, type ChannelLimits, type Operation } from "../channel.js";
+import { type Budget, ChannelError, type ChannelLimits, type DraftLimits, type Operation } from "../channel.js";
 import type { ReplyTarget } from "../inbound.js";
 import {
   type BudgetRole,
@@ -37,6 +37,11 @@ export interface PacerOptions {
    * process on a Redis store), or by default this pacer's own.
    */
   budgets?: ChannelBudgets;
+  /**
+   * Where the budgets of native drafts are kept, for channels that pace drafts apart from messages
+   * (`ChannelLimits.drafts`): a scope of their own in the bridge store, or by default this pacer's own.
+   */
+  draftBudgets?: ChannelBudgets;
   /** Calls an update or typing call must leave in the chat, bot and operation budgets for a final (default 1). */
   reserve?: number;
   /**
@@ -119,6 +124,8 @@ export class Pacer {
   private readonly groupCharge: Charge;
   /** Workspace-wide budgets of single operations (ChannelLimits.perOperation). */
   private readonly operations = new Map<Operation, Charge>();
+  /** Operations that spend their own budget only (ChannelLimits.apart). */
+  private readonly apart: ReadonlySet<Operation>;
   private readonly lanes = new Map<string, ChatLane>();
   private readonly readyFinals = new Fifo<ReadyEntry>();
   private readonly readyUpdates = new Fifo<ReadyEntry>();
@@ -133,6 +140,8 @@ export class Pacer {
   private botPausedUntil = Number.NEGATIVE_INFINITY;
   private readonly idle = new Fifo<{ lane: ChatLane; stamp: number; at: number }>();
   private idleStamps = 0;
+  /** The pacer of native drafts where the channel paces them apart from messages: their calls go there. */
+  private readonly drafts: Pacer | undefined;
 
   readonly limits: ChannelLimits;
 
@@ -151,14 +160,27 @@ export class Pacer {
     this.bot = this.charge("bot", limits.perBot, "bot");
     this.chatCharge = this.charge("chat", limits.perChat, "chat");
     this.groupCharge = this.charge("chat", limits.perGroup, "chat");
+    this.apart = new Set((limits.apart ?? []).filter((operation) => limits.perOperation?.[operation] !== undefined));
     for (const [operation, budget] of Object.entries(limits.perOperation ?? {}) as [Operation, Budget][]) {
       this.operations.set(operation, this.charge(`op:${operation}`, budget, "operation"));
     }
+    // Drafts spend from budgets of their own, in a store scope of their own: no final waits for them, so they keep
+    // no reserve and never yield to finals (the "finals waiting" mark is per scope).
+    this.drafts = limits.drafts
+      ? new Pacer(
+          { limits: draftPacing(limits.drafts) },
+          {
+            ...options,
+            budgets: options.draftBudgets ?? new LocalBudgets(this.now).forChannel("drafts", "default"),
+            reserve: 0,
+          },
+        )
+      : undefined;
   }
 
   /** Chats with state held (queued work, or what the store said of their budget still to come). */
   get trackedChats(): number {
-    return this.lanes.size;
+    return this.lanes.size + (this.drafts?.trackedChats ?? 0);
   }
 
   /**
@@ -190,6 +212,7 @@ export class Pacer {
     stream?: unknown,
     cost: CallCost = {},
   ): Promise<T | undefined> {
+    if (this.drafts && cost.operation === "draft") return this.drafts.schedule(target, priority, op, stream, cost);
     const now = this.now();
     this.forgetIdle(now);
     const lane = this.laneFor(target);
@@ -207,6 +230,7 @@ export class Pacer {
 
   /** Withdraws the pending update of `stream`, if any (it resolves `undefined`); e.g. when its answer ends. */
   drop(target: ReplyTarget, stream: unknown): void {
+    this.drafts?.drop(target, stream);
     const lane = this.lanes.get(target.chatId);
     if (lane?.withdrawUpdate(stream)) this.pumpLane(lane);
   }
@@ -237,7 +261,8 @@ export class Pacer {
 
   /** What a call of `priority` in `lane` charging `operations` asks for: its chat, the bot, and those operations. */
   private request(lane: ChatLane, priority: "final" | "update", operations: Operation[]): SpendRequest {
-    const charges = [lane.charge, this.bot];
+    const apart = operations.length > 0 && operations.every((operation) => this.apart.has(operation));
+    const charges = apart ? [] : [lane.charge, this.bot];
     for (const operation of operations) {
       const charge = this.operations.get(operation);
       if (charge) charges.push(charge);
@@ -532,6 +557,12 @@ export class Pacer {
       }
     }
   }
+}
+
+/** The limits a pacer of drafts alone keeps: the drafts' budgets as its chat and bot budgets. */
+function draftPacing(drafts: DraftLimits): ChannelLimits {
+  const interval = { private: drafts.minIntervalMs, group: drafts.minIntervalMs };
+  return { perChat: drafts.perChat, perGroup: drafts.perChat, perBot: drafts.perBot, minUpdateIntervalMs: interval };
 }
 
 /** True while the entry still stands for its lane: nothing ran, moved or withdrew it since it was queued. */

@@ -113,7 +113,8 @@ class ReplyStream {
   private readonly now: () => number;
   private readonly measure: (text: string) => number;
   private readonly margin: number;
-  private readonly updateIntervalMs: number;
+  /** Least time between two updates of an edited (or streamed) message. */
+  private readonly editIntervalMs: number;
   private readonly startedAt: number;
   private surface: ReplySurface;
   /** Everything the deltas carried. */
@@ -162,7 +163,7 @@ class ReplyStream {
     this.margin = options.margin ?? 0;
     this.startedAt = this.now();
     const intervals = channel.limits.minUpdateIntervalMs;
-    this.updateIntervalMs = target.isGroup ? intervals.group : intervals.private;
+    this.editIntervalMs = target.isGroup ? intervals.group : intervals.private;
     const open = resume?.open;
     const sent = open && open.kind !== "draft" ? { id: open.id } : undefined;
     this.surface =
@@ -296,6 +297,12 @@ class ReplyStream {
       this.reportProgress();
       if (!cut) return;
     }
+  }
+
+  /** Least time between two updates on the current surface: drafts have their own pace where the channel says so. */
+  private get updateIntervalMs(): number {
+    const drafts = this.options.channel.limits.drafts;
+    return this.surface.kind === "draft" && drafts ? drafts.minIntervalMs : this.editIntervalMs;
   }
 
   /** Shows the latest text at most once per update interval, rolling over to a new message when full. */

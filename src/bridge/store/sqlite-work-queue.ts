@@ -66,6 +66,15 @@ export function nextFence(db: SQLite.Database): (key: string) => number {
   return (key) => (statement.get(key) as { last: number }).last;
 }
 
+/** An enqueue waiting for its group commit. */
+interface PendingEnqueue {
+  item: NewWorkItem;
+  payload: string;
+  dedupTtlMs: number;
+  resolve: (recorded: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
 interface Row {
   ns: string;
   conversation: string;
@@ -81,7 +90,10 @@ interface Row {
  * earlier commit durable. The store's other writes (ledger, leases, Keyv) keep the connection's `NORMAL`, which in
  * WAL mode survives `kill -9` but may lose the last commits in a power cut: then an answer may be repeated, but no
  * event is lost. Measured (bench/work-queue.ts, ext4 on a virtual disk): a FULL commit ~0.15 ms at the median
- * against ~0.03 ms for NORMAL.
+ * against ~0.03 ms for NORMAL on a quiet disk, but several milliseconds when the disk is busy, and each one blocks the
+ * process. So enqueues group-commit: those asked for in one turn of the event loop (a burst of webhooks) are
+ * committed together in one transaction, with one sync, once the turn's I/O is read; each still resolves only
+ * after that commit, with its own outcome.
  *
  * Takers here are woken at once by work recorded or released in this process, and look for other processes'
  * work every {@link SQLITE_POLL_MS}.
@@ -94,7 +106,7 @@ export class SqliteWorkQueue implements WorkQueue {
   readonly #watchers = new ConversationWatchers();
   readonly #leases = new Set<KeptConversationLease>();
   readonly #nextFence: (key: string) => number;
-  readonly #enqueue: SQLite.Transaction<(item: NewWorkItem, payload: string, ttlMs: number) => boolean>;
+  readonly #enqueueAll: SQLite.Transaction<(batch: PendingEnqueue[]) => boolean[]>;
   readonly #acquire: SQLite.Transaction<
     (taker: Taker) => { conversation: string; token: number; resumed: boolean } | undefined
   >;
@@ -107,6 +119,8 @@ export class SqliteWorkQueue implements WorkQueue {
   readonly #ownSync: number;
   #pollTimer: NodeJS.Timeout | undefined;
   #closed = false;
+  /** Enqueues waiting for the next group commit, in the order they were asked for. */
+  #pending: PendingEnqueue[] = [];
 
   /**
    * @param claim the store's own claim statement (so `enqueue` and `claimOnce` agree on every id); it runs
@@ -194,14 +208,17 @@ export class SqliteWorkQueue implements WorkQueue {
       ),
     };
     this.#statements = s;
-    this.#enqueue = db.transaction((item: NewWorkItem, payload: string, ttlMs: number) => {
-      if (!claim(item.id, ttlMs)) return false;
-      const at = Date.now();
+    const enqueueOne = ({ item, payload, dedupTtlMs }: PendingEnqueue, at: number): boolean => {
+      if (!claim(item.id, dedupTtlMs)) return false;
       const row = { ns: this.#ns, conversation: item.conversation };
       // An id still waiting is a re-delivery even when its claim expired meanwhile.
       if (s.insertItem.run({ ...row, id: item.id, payload, at }).changes === 0) return false;
       s.markWaiting.run({ ...row, at });
       return true;
+    };
+    this.#enqueueAll = db.transaction((batch: PendingEnqueue[]) => {
+      const at = Date.now();
+      return batch.map((pending) => enqueueOne(pending, at));
     });
     this.#acquire = db.transaction((taker: Taker) => {
       const now = Date.now();
@@ -237,22 +254,41 @@ export class SqliteWorkQueue implements WorkQueue {
   }
 
   async enqueue(item: NewWorkItem, dedupTtlMs: number): Promise<boolean> {
+    if (this.#closed) throw new Error("the SQLite store is closed");
     const payload = jsonText(item.payload, "a work item's payload");
-    let recorded: boolean;
-    // Safety levels change between transactions only, and take effect when the PRAGMA is compiled (so it is not a
-    // reusable prepared statement). The three steps run without a break: no other write of this connection
-    // commits under FULL by accident.
-    this.#db.pragma("synchronous = FULL");
+    return new Promise<boolean>((resolve, reject) => {
+      this.#pending.push({ item, payload, dedupTtlMs, resolve, reject });
+      // After this turn's I/O callbacks: every webhook read in this turn joins the same commit.
+      if (this.#pending.length === 1) setImmediate(() => this.#commitPending());
+    });
+  }
+
+  /** Commits the enqueues waiting, in one transaction with one sync, then settles each with its outcome. */
+  #commitPending(): void {
+    const batch = this.#pending;
+    this.#pending = [];
+    if (batch.length === 0) return;
+    let recorded: boolean[];
     try {
-      recorded = this.#enqueue.immediate(item, payload, dedupTtlMs);
-    } finally {
-      this.#db.pragma(`synchronous = ${this.#ownSync}`);
+      if (this.#closed) throw new Error("the SQLite store is closed");
+      // Safety levels change between transactions only, and take effect when the PRAGMA is compiled (so it is not a
+      // reusable prepared statement). The three steps run without a break: no other write of this connection
+      // commits under FULL by accident.
+      this.#db.pragma("synchronous = FULL");
+      try {
+        recorded = this.#enqueueAll.immediate(batch);
+      } finally {
+        this.#db.pragma(`synchronous = ${this.#ownSync}`);
+      }
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+      return;
     }
-    if (recorded) {
-      this.#watchers.notify(item.conversation);
-      this.#offer();
+    for (const [k, pending] of batch.entries()) {
+      if (recorded[k]) this.#watchers.notify(pending.item.conversation);
+      pending.resolve(recorded[k] === true);
     }
-    return recorded;
+    if (recorded.some(Boolean)) this.#offer();
   }
 
   async take(signal: AbortSignal, options?: TakeOptions): Promise<ConversationLease | undefined> {
@@ -273,6 +309,8 @@ export class SqliteWorkQueue implements WorkQueue {
 
   /** Rejects the waiting takers and ends the leases held here, before the file is closed (they expire there). */
   close(): void {
+    // Enqueues asked for before the close are committed with it (the file is still open), not refused.
+    this.#commitPending();
     this.#closed = true;
     clearTimeout(this.#pollTimer);
     this.#takers.failAll(new Error("the SQLite store is closed"));

@@ -86,6 +86,9 @@ export class FakeChannel implements Channel {
   private readonly faults: Fault[] = [];
   private readonly buckets = new Map<string, FakeLimit>();
   private readonly bot: FakeLimit | undefined;
+  /** Drafts' own limits, where the declared limits pace drafts apart from messages. */
+  private readonly draftBuckets = new Map<string, FakeLimit>();
+  private readonly draftBot: FakeLimit | undefined;
   private nextId = 1;
 
   readonly measure?: (markdown: string) => number;
@@ -95,6 +98,8 @@ export class FakeChannel implements Channel {
     if (options.measure) this.measure = options.measure;
     const enforce = options.enforce === undefined ? this.limits : options.enforce;
     this.bot = enforce ? fakeLimit(enforce.perBot) : undefined;
+    const drafts = enforce ? enforce.drafts : undefined;
+    this.draftBot = drafts ? fakeLimit(drafts.perBot) : undefined;
   }
 
   capabilities(target: ReplyTarget): ChannelCapabilities {
@@ -179,7 +184,8 @@ export class FakeChannel implements Channel {
       if (text.partial) call.partial = true;
     }
     this.calls.push(call);
-    const error = this.rateCheck(target, call.at) ?? this.fault(call) ?? this.formatCheck(method, text) ?? state?.();
+    const error =
+      this.rateCheck(target, call.at, method) ?? this.fault(call) ?? this.formatCheck(method, text) ?? state?.();
     if (error) {
       call.outcome = error.kind;
       throw error;
@@ -187,18 +193,21 @@ export class FakeChannel implements Channel {
     return call;
   }
 
-  private rateCheck(target: ReplyTarget, now: number): ChannelError | undefined {
+  private rateCheck(target: ReplyTarget, now: number, method: Method): ChannelError | undefined {
     const enforce = this.options.enforce === undefined ? this.limits : this.options.enforce;
     if (!enforce || !this.bot) return undefined;
-    let chat = this.buckets.get(target.chatId);
+    const drafts = method === "draft" && enforce.drafts && this.draftBot ? enforce.drafts : undefined;
+    const buckets = drafts ? this.draftBuckets : this.buckets;
+    const bot = drafts ? (this.draftBot as FakeLimit) : this.bot;
+    let chat = buckets.get(target.chatId);
     if (!chat) {
-      chat = fakeLimit(target.isGroup ? enforce.perGroup : enforce.perChat);
-      this.buckets.set(target.chatId, chat);
+      chat = fakeLimit(drafts ? drafts.perChat : target.isGroup ? enforce.perGroup : enforce.perChat);
+      buckets.set(target.chatId, chat);
     }
-    const wait = Math.max(chat.waitMs(now), this.bot.waitMs(now));
+    const wait = Math.max(chat.waitMs(now), bot.waitMs(now));
     if (wait > 0) return new ChannelError("rate_limited", "Too Many Requests", Math.ceil(wait / 1000) * 1000);
     chat.take(now);
-    this.bot.take(now);
+    bot.take(now);
     return undefined;
   }
 

@@ -124,6 +124,85 @@ describe("Pacer", () => {
     expect(await drive(final)).toBe("final");
   });
 
+  describe("drafts paced apart from messages (ChannelLimits.drafts)", () => {
+    const DRAFTS = {
+      perChat: { perSecond: 2, burst: 3 },
+      perBot: { max: 50, windowMs: 1_000 },
+      minIntervalMs: 500,
+    };
+    const WITH_DRAFTS: ChannelLimits = { ...TELEGRAM_LIMITS, drafts: DRAFTS };
+    const draft = (channel: FakeChannel, id: number, text: string) => () =>
+      channel.draft(chat(id), 1, { text, format: "markdown" });
+
+    it("sends a draft at once when the chat's messages are spent, and a final at once when its drafts are", async () => {
+      const channel = new FakeChannel({ limits: WITH_DRAFTS });
+      const pacer = new Pacer(channel, EXACT);
+      const t0 = Date.now();
+      // Three finals spend the chat's burst of messages; a draft does not wait for the fourth second.
+      for (let i = 0; i < 3; i++) await pacer.schedule(chat(1), "final", send(channel, 1, `final ${i}`));
+      await pacer.schedule(chat(1), "update", draft(channel, 1, "d1"), {}, { operation: "draft" });
+      await pacer.schedule(chat(2), "update", draft(channel, 2, "a"), {}, { operation: "draft" });
+      await pacer.schedule(chat(2), "update", draft(channel, 2, "ab"), {}, { operation: "draft" });
+      await pacer.schedule(chat(2), "update", draft(channel, 2, "abc"), {}, { operation: "draft" });
+      // Chat 2's drafts are spent (burst 3, no reserve kept for finals that never use it); its final goes at once.
+      await pacer.schedule(chat(2), "final", send(channel, 2, "final"));
+      expect(channel.calls.map((call) => [call.text, call.at - t0])).toEqual([
+        ["final 0", 0],
+        ["final 1", 0],
+        ["final 2", 0],
+        ["d1", 0],
+        ["a", 0],
+        ["ab", 0],
+        ["abc", 0],
+        ["final", 0],
+      ]);
+      expect(channel.rateLimited).toBe(0);
+    });
+
+    it("keeps the drafts of many chats within the drafts' bot budget, not the messages' 30/s", async () => {
+      const channel = new FakeChannel({ limits: WITH_DRAFTS });
+      const pacer = new Pacer(channel, EXACT);
+      const t0 = Date.now();
+      const all = Promise.all(
+        Array.from({ length: 120 }, (_, i) =>
+          pacer.schedule(chat(i), "update", draft(channel, i, `draft ${i}`), {}, { operation: "draft" }),
+        ),
+      );
+      await drive(all, 10);
+      expect(channel.rateLimited).toBe(0);
+      const times = channel.calls.map((call) => call.at - t0);
+      // 50 at once, 50 more a second later, the rest a second after: not 30 a second.
+      expect(times.filter((at) => at < 1_000)).toHaveLength(50);
+      expect(times.filter((at) => at < 2_000)).toHaveLength(100);
+      expect(Math.max(...times)).toBeLessThan(3_000);
+    });
+
+    it("withdraws a pending draft with the stream, and a 429 on drafts pauses only the chat's drafts", async () => {
+      const channel = new FakeChannel({ limits: WITH_DRAFTS });
+      const pacer = new Pacer(channel, EXACT);
+      const stream = {};
+      channel.fail(
+        (call) => call.method === "draft",
+        () => new ChannelError("rate_limited", "Too Many Requests", 3_000),
+      );
+      expect(await pacer.schedule(chat(1), "update", draft(channel, 1, "x"), stream, { operation: "draft" })).toBe(
+        undefined,
+      );
+      // Paused for 3 s: a draft now is dropped, while a message to the chat goes at once.
+      expect(await pacer.schedule(chat(1), "update", draft(channel, 1, "y"), stream, { operation: "draft" })).toBe(
+        undefined,
+      );
+      await pacer.schedule(chat(1), "final", send(channel, 1, "final"));
+      const pending = pacer.schedule(chat(2), "update", async () => "late", stream, { operation: "draft" });
+      pacer.drop(chat(2), stream);
+      expect(await drive(pending)).toBeUndefined();
+      expect(channel.calls.map((call) => [call.method, call.text, call.outcome])).toEqual([
+        ["draft", "x", "rate_limited"],
+        ["send", "final", "ok"],
+      ]);
+    });
+  });
+
   it("withdraws a pending update on request", async () => {
     const channel = new FakeChannel({ limits: { ...TELEGRAM_LIMITS, perChat: { perSecond: 1, burst: 1 } } });
     const pacer = new Pacer(channel, EXACT);
@@ -146,6 +225,34 @@ describe("Pacer", () => {
     // One bot token left: it is the reserve.
     expect(await pacer.schedule(chat(1), "typing", typing)).toBeUndefined();
     expect(channel.calls.filter((call) => call.method === "typing")).toHaveLength(1);
+  });
+
+  it("spends only its own budget for an operation apart (Slack's status): the first text does not wait", async () => {
+    // Slack-like: one call a second per conversation, no burst; the status has a budget of its own.
+    const limits: ChannelLimits = {
+      ...TELEGRAM_LIMITS,
+      perChat: { perSecond: 0.9, burst: 1 },
+      perOperation: { typing: { perSecond: 9, burst: 3 } },
+      apart: ["typing"],
+    };
+    const channel = new FakeChannel({ limits, enforce: false });
+    const pacer = new Pacer(channel, EXACT);
+    const t0 = Date.now();
+    const typing = () => channel.typing(chat(1)).then(() => true);
+    expect(await pacer.schedule(chat(1), "typing", typing, undefined, { operation: "typing" })).toBe(true);
+    await pacer.schedule(chat(1), "final", send(channel, 1, "first text"));
+    expect(channel.calls.map((call) => [call.method, call.at - t0])).toEqual([
+      ["typing", 0],
+      ["send", 0],
+    ]);
+    // Without `apart` the status takes the conversation's one call, and the text waits for the next second.
+    const shared = new FakeChannel({ limits: { ...limits, apart: undefined }, enforce: false });
+    const sharedPacer = new Pacer(shared, EXACT);
+    await sharedPacer.schedule(chat(1), "typing", () => shared.typing(chat(1)).then(() => true), undefined, {
+      operation: "typing",
+    });
+    await drive(sharedPacer.schedule(chat(1), "final", send(shared, 1, "first text")));
+    expect((shared.calls.at(-1)?.at ?? 0) - (shared.calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(1_000);
   });
 
   it("waits out an unexpected rate limit and retries the final, however long", async () => {

@@ -81,6 +81,35 @@ describe("the SQLite file", () => {
     }
   });
 
+  it("commits a burst of enqueues together, each with its own outcome, durable once resolved", async () => {
+    const dataDir = newDataDir();
+    const store = await openBridgeStore({ dataDir, namespace: "burst" });
+    const file = path.join(dataDir, "bridge.db");
+    const reader = new SQLite(file, { readonly: true });
+    const version = () => reader.pragma("data_version", { simple: true }) as number;
+    const before = version();
+    // 200 webhooks in one turn, every tenth a re-delivery of the one before.
+    const ids = Array.from({ length: 200 }, (_, i) => `event:${i % 10 === 9 ? i - 1 : i}`);
+    const outcomes = await Promise.all(
+      ids.map((id, i) => store.work.enqueue({ id, conversation: `chat-${i % 7}`, payload: { i } }, 60_000)),
+    );
+    expect(outcomes.filter(Boolean)).toHaveLength(180);
+    expect(outcomes.map((recorded, i) => recorded === (i % 10 !== 9))).toEqual(Array(200).fill(true));
+    // Another connection sees each of them, after one commit of this burst (data_version moves once per commit
+    // of another connection).
+    const { items } = reader.prepare("SELECT count(*) AS items FROM bridge_work_items WHERE ns = 'burst'").get() as {
+      items: number;
+    };
+    expect(items).toBe(180);
+    expect(version() - before).toBe(1);
+    // A second burst is a second commit; an enqueue asked for as the store closes is committed, not lost.
+    const last = store.work.enqueue({ id: "event:last", conversation: "chat-0", payload: {} }, 60_000);
+    await store.close();
+    expect(await last).toBe(true);
+    expect(version() - before).toBe(2);
+    reader.close();
+  });
+
   it("deletes rows that expired while the store was closed when it opens", async () => {
     const dataDir = newDataDir();
     const first = await openBridgeStore({ dataDir });
