@@ -71,6 +71,9 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
     // Block streaming by default: WhatsApp cannot edit, so the alternative is silence until the whole answer is
     // ready; the minimum keeps one notification per real paragraph rather than per line.
     blocks: whatsapp.streaming === "blocks" ? { minLength: whatsapp.blockMinChars } : undefined,
+    alertTemplate: whatsapp.alertTemplate
+      ? { name: whatsapp.alertTemplate, language: whatsapp.alertTemplateLanguage }
+      : undefined,
     botId,
     log,
     onGraphError: options.onGraphError,

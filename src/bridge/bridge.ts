@@ -17,6 +17,7 @@ import { ChatbotPictures } from "./chatbot-pictures.js";
 import { ChatbotSettingsReader } from "./chatbot-settings.js";
 import { conversationKey } from "./conversation-key.js";
 import { ConversationWorkers } from "./conversation-workers.js";
+import { FreeFormWindows } from "./free-form-windows.js";
 import { Greeter } from "./greeter.js";
 import { HandoffDesk } from "./handoff/handoff-desk.js";
 import { HandoffRouting } from "./handoff/handoff-routing.js";
@@ -142,6 +143,7 @@ export class Bridge {
         log: deps.log,
       }),
       alerts: new AlertDesk(this.#searches),
+      windows: new FreeFormWindows(keyv, deps.log),
       attached: (name, botId) => this.#channels.get(`${name}:${botId}`),
       bot: (botId) => this.#bots.get(botId),
       stoppers: new AnswerStops(deps.store.signals),
@@ -325,6 +327,8 @@ export class Bridge {
     }
     if (messages.length === 0) return;
     if (job.ledger.resumed) log.info({ conversation: job.conversation, job: job.ledger.jobId }, "resuming a job");
+    const attached = this.#channels.get(`${messages[0]?.channel}:${messages[0]?.botId}`);
+    if (attached) await this.#parts.windows.record(job.conversation, attached.channel, messages);
     await new AnswerJob(this.#parts, job, messages).run();
   }
 
