@@ -38,11 +38,14 @@ afterEach(async () => {
   await store?.close();
 });
 
+const JOB = "alert:c1:bot:TX-1:new";
+
 /**
  * A bridge on `channel` whose alerts' clock is noon UTC (its chatbot cannot be reached: the time zone is UTC), with
- * the user's last message in the conversation at `lastMessageAt` when given.
+ * the user's last message in the conversation at `lastMessageAt` when given, and the alert job left with the ledger
+ * `steps` by an earlier holder when given.
  */
-async function setUp(channel: FakeChannel, lastMessageAt?: number) {
+async function setUp(channel: FakeChannel, lastMessageAt?: number, steps?: Record<string, unknown>) {
   store = await openBridgeStore({ url: "memory://", dataDir: "/nonexistent" });
   if (lastMessageAt !== undefined) await store.keyv.set(`${LAST_MESSAGE_PREFIX}c1`, lastMessageAt);
   const client = new ChatbotClient({ baseUrl: "http://127.0.0.1:9", apiKey: "sk", timeoutMs: 500 });
@@ -56,7 +59,6 @@ async function setUp(channel: FakeChannel, lastMessageAt?: number) {
     now: () => NOON,
   });
   bridge.attach(channel);
-  bridge.startWorking();
   const searches = new SavedSearches(store.keyv, store.sets);
   await searches.write("c1", {
     channel: "fake",
@@ -66,7 +68,14 @@ async function setUp(channel: FakeChannel, lastMessageAt?: number) {
   });
   const alert: PendingAlert = { id: "bot:TX-1:new", kind: "new", card: cardFromListing(listingItem("TX-1")) };
   const payload = { kind: "alert", action: { type: "event", alert }, target: chat("1"), channel: "fake", botId: "bot" };
-  await store.work.enqueue({ id: "alert:c1:bot:TX-1:new", conversation: "c1", payload }, 60_000);
+  await store.work.enqueue({ id: JOB, conversation: "c1", payload }, 60_000);
+  if (steps) {
+    // An earlier holder's attempt, stopped before the job was complete.
+    const lease = await store.work.take(AbortSignal.timeout(5_000));
+    await lease?.writeLedger(JOB, { batch: [JOB], attempts: 1, steps });
+    await lease?.release();
+  }
+  bridge.startWorking();
   // Done once the record says so: the alert no longer waits, and the hour starts now.
   await holds(async () => (await searches.read("c1"))?.lastSentAt === NOON);
   const counted = (await metrics.alerts.get()).values.map((value) => [value.labels.outcome, value.value]);
@@ -110,6 +119,27 @@ describe("alert job", () => {
     const fake = channel({ capabilities: windowed, alertTemplate: true });
     const { counted } = await setUp(fake);
     expect(fake.templates).toHaveLength(1);
+    expect(counted).toEqual([["template", 1]]);
+  });
+
+  it("does not send the template again when a resumed job finds it sent in the ledger", async () => {
+    const fake = channel({ capabilities: windowed, alertTemplate: true });
+    const alert: PendingAlert = { id: "bot:TX-1:new", kind: "new", card: cardFromListing(listingItem("TX-1")) };
+    const steps = { "alert-batch": { alerts: [alert], at: NOON }, "alert-route": "template", "alert-template": true };
+    const { record, counted } = await setUp(fake, undefined, steps);
+    expect(fake.templates).toEqual([]);
+    expect(fake.calls).toEqual([]);
+    expect(record?.pending).toBeUndefined();
+    expect(counted).toEqual([["template", 1]]);
+  });
+
+  it("keeps to the ledger's route when resumed, though the window opened since", async () => {
+    const fake = channel({ capabilities: windowed, alertTemplate: true });
+    const alert: PendingAlert = { id: "bot:TX-1:new", kind: "new", card: cardFromListing(listingItem("TX-1")) };
+    const steps = { "alert-batch": { alerts: [alert], at: NOON }, "alert-route": "template" };
+    const { counted } = await setUp(fake, NOON - MINUTE, steps);
+    expect(fake.templates).toHaveLength(1);
+    expect(fake.calls).toEqual([]);
     expect(counted).toEqual([["template", 1]]);
   });
 
