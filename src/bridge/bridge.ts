@@ -327,7 +327,9 @@ export class Bridge {
     }
     if (messages.length === 0) return;
     if (job.ledger.resumed) log.info({ conversation: job.conversation, job: job.ledger.jobId }, "resuming a job");
-    const attached = this.#channels.get(`${messages[0]?.channel}:${messages[0]?.botId}`);
+    const [{ channel, botId }] = messages as [InboundMessage];
+    const attached = this.#parts.attached(channel, botId);
+    // When the user last wrote, for a channel that allows free-form messages only for a while after (WhatsApp).
     if (attached) await this.#parts.windows.record(job.conversation, attached.channel, messages);
     await new AnswerJob(this.#parts, job, messages).run();
   }

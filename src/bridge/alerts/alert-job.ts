@@ -57,7 +57,8 @@ export class AlertJob {
     const { ledger } = job;
     if (!ledger.has("alert-batch")) await ledger.record("alert-batch", (await this.#decide()) ?? null);
     const batch = ledger.step<AlertBatch | null>("alert-batch");
-    if (!batch) return;
+    // Done by an earlier holder, whatever became of it (a failed send is not tried again either).
+    if (!batch || ledger.has("alert-sent")) return;
     if (!ledger.has("alert-route")) await ledger.record("alert-route", await this.#route(attached));
     const route = ledger.step<AlertRoute>("alert-route");
     const outcome =
@@ -66,7 +67,7 @@ export class AlertJob {
         : route === "template"
           ? await this.#template(attached, batch)
           : "skipped";
-    if (!ledger.has("alert-sent")) parts.metrics.alerts.inc({ channel: payload.channel, outcome });
+    parts.metrics.alerts.inc({ channel: payload.channel, outcome });
     await this.#sent(batch);
   }
 
@@ -139,7 +140,6 @@ export class AlertJob {
   /** Records the batch as done: the alerts no longer wait, and the hour until the next message starts now. */
   async #sent(batch: AlertBatch): Promise<void> {
     const { ledger, conversation } = this.job;
-    if (ledger.has("alert-sent")) return;
     const alerts = await this.searches.read(conversation);
     if (alerts) {
       await this.searches.write(conversation, {
