@@ -79,10 +79,18 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
     onGraphError: options.onGraphError,
   });
   bridge.attach(channel);
+  // The operator sees whether alerts can reach users who last wrote over 24 hours ago.
+  const template = whatsapp.alertTemplate
+    ? `, alert template ${whatsapp.alertTemplate} (${whatsapp.alertTemplateLanguage})`
+    : "";
   if (!receive) {
     return {
       channel,
-      status: { name, enabled: true, detail: `phone number id ${phoneNumberId}, answering only (role worker)` },
+      status: {
+        name,
+        enabled: true,
+        detail: `phone number id ${phoneNumberId}, answering only (role worker)${template}`,
+      },
     };
   }
   app.use(
@@ -104,7 +112,7 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
     status: {
       name,
       enabled: true,
-      detail: `phone number id ${phoneNumberId}, webhook ${path}`,
+      detail: `phone number id ${phoneNumberId}, webhook ${path}${template}`,
     },
   };
 }

@@ -37,6 +37,8 @@ const mark = () => {
   before = { [INSIDE]: scene.sentTo(INSIDE).length, [OUTSIDE]: scene.sentTo(OUTSIDE).length };
 };
 const since = (waId: string) => scene.sentTo(waId).slice(before[waId]);
+/** What the start-up banner says of WhatsApp. */
+const whatsappStatus = () => scene.running?.channels.find((channel) => channel.name === "WhatsApp")?.detail;
 /** Graph calls for `waId` since the test began that were not accepted (131047 would be a free-form attempt). */
 const refusedTo = (waId: string) =>
   scene.whatsapp.calls.filter((call) => call.status !== 200 && (call.body as { to?: string } | undefined)?.to === waId);
@@ -45,6 +47,7 @@ describe("WhatsApp alerts and the 24-hour window (Cloud API emulator, scripted c
   timeout: 120_000,
 }, () => {
   it("saves a search through /alert for two users", async () => {
+    expect(whatsappStatus()).toContain(", alert template home_alert (en_US)");
     await scene.pollsPass(1);
     const saved = await Promise.all([scene.saveAustinSearch(INSIDE), scene.saveAustinSearch(OUTSIDE)]);
     expect(saved).toEqual(
@@ -108,6 +111,7 @@ describe("WhatsApp alerts and the 24-hour window (Cloud API emulator, scripted c
   it("outside the window without a template sends nothing and counts the alert skipped", async () => {
     await scene.running?.close(1000);
     await scene.start(store);
+    expect(whatsappStatus()).not.toContain("alert template");
     mark();
     const calls = scene.whatsapp.calls.length;
     // An hour after the last alert and outside the quiet hours; INSIDE's window (2 hours old) is still open.
