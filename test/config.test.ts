@@ -119,6 +119,8 @@ describe("loadConfig", () => {
               apiVersion: "v26.0",
               streaming: "blocks",
               blockMinChars: 300,
+              alertTemplate: undefined,
+              alertTemplateLanguage: "en_US",
             },
           },
         ],
@@ -130,7 +132,12 @@ describe("loadConfig", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "chatbridge-config-bots-"));
     const token = "123456789:AAbbccddeeffgghhiijjkkll";
     const number = { accessToken: "EAAG-x", phoneNumberId: "200000000000002", appSecret: "s", verifyToken: "v" };
-    const bots = { bots: [{ id: "sales", telegram: { botToken: token }, whatsapp: number }, { id: "quiet" }] };
+    const bots = {
+      bots: [
+        { id: "sales", telegram: { botToken: token }, whatsapp: { ...number, alertTemplate: "sales_alert" } },
+        { id: "quiet" },
+      ],
+    };
     writeFileSync(path.join(dir, "bots.json"), JSON.stringify(bots));
     const env = {
       BRIDGE_CONFIG: "bots.json",
@@ -139,6 +146,9 @@ describe("loadConfig", () => {
       TELEGRAM_WEBHOOK_SECRET: "only-the-default-bot",
       WHATSAPP_API_VERSION: "v25.0",
       WHATSAPP_STREAMING: "whole",
+      // The default bot's template is its number's: another number takes only the language from here.
+      WHATSAPP_ALERT_TEMPLATE: "home_alert",
+      WHATSAPP_ALERT_TEMPLATE_LANGUAGE: "pt_BR",
     };
     const config = loadConfig(env, { envFile: undefined, cwd: dir });
     const botsOf = (name: string) => config.channels.find(({ plugin }) => plugin.name === name)?.bots;
@@ -154,7 +164,13 @@ describe("loadConfig", () => {
         apiVersion: "v25.0",
         streaming: "whole",
         blockMinChars: 300,
+        alertTemplate: "sales_alert",
+        alertTemplateLanguage: "pt_BR",
       },
+    });
+    expect(botsOf("whatsapp")?.[0]?.settings).toMatchObject({
+      alertTemplate: "home_alert",
+      alertTemplateLanguage: "pt_BR",
     });
     // A bot without a channel's entry is not on that channel; the web chat belongs to the bot default only.
     expect(botsOf("slack")?.map((bot) => bot.botId)).toEqual(["default"]);
@@ -162,6 +178,14 @@ describe("loadConfig", () => {
     writeFileSync(path.join(dir, "bots.json"), JSON.stringify({ bots: [{ id: "web", web: {} }] }));
     expect(() => loadConfig({ BRIDGE_CONFIG: "bots.json" }, { envFile: undefined, cwd: dir })).toThrow(
       /bots\[0\] Unrecognized key: "web"/,
+    );
+    const badTemplate = { bots: [{ id: "sales", whatsapp: { ...number, alertTemplate: "Sales Alert" } }] };
+    writeFileSync(path.join(dir, "bots.json"), JSON.stringify(badTemplate));
+    expect(() => loadConfig({ BRIDGE_CONFIG: "bots.json" }, { envFile: undefined, cwd: dir })).toThrow(
+      /bots\[0\]\.whatsapp\.alertTemplate must be a template name/,
+    );
+    expect(() => loadConfig({ WHATSAPP_ALERT_TEMPLATE_LANGUAGE: "English" }, { envFile: undefined })).toThrow(
+      /WHATSAPP_ALERT_TEMPLATE_LANGUAGE.*such as en_US/,
     );
   });
 

@@ -72,6 +72,7 @@ export function parseDelivery(
         ...(content.cardAction && { cardAction: content.cardAction }),
         album: message.type === "image" ? "images" : undefined,
         receivedAt: context.now?.() ?? new Date(),
+        sentAt: sentAt(message.timestamp),
       });
     }
   }
@@ -123,6 +124,14 @@ function contentOf(
     default:
       return undefined;
   }
+}
+
+/**
+ * A message's `timestamp` (Unix seconds) as a date; undefined when absent or not a number of seconds. It is Meta's
+ * clock that opens and closes the 24-hour window, so its time is kept as it is, even if this host's clock differs.
+ */
+function sentAt(timestamp: string | undefined): Date | undefined {
+  return timestamp && /^\d{1,12}$/.test(timestamp) ? new Date(Number(timestamp) * 1000) : undefined;
 }
 
 /**

@@ -22,6 +22,8 @@ export const whatsappPlugin = defineChannelPlugin<typeof WHATSAPP_VARIABLES, Wha
     apiVersion: values.WHATSAPP_API_VERSION,
     streaming: values.WHATSAPP_STREAMING,
     blockMinChars: values.WHATSAPP_BLOCK_MIN_CHARS,
+    alertTemplate: values.WHATSAPP_ALERT_TEMPLATE,
+    alertTemplateLanguage: values.WHATSAPP_ALERT_TEMPLATE_LANGUAGE,
   }),
   botEntry: whatsappEntry,
   settingsForBot: whatsappSettingsForBot,

@@ -1,4 +1,5 @@
 import type {
+  AlertTemplate,
   CardSurface,
   Channel,
   ChannelCapabilities,
@@ -20,6 +21,7 @@ import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
 import type { Logger } from "../../src/log.js";
 import { markdownToWhatsApp, measureWhatsApp } from "./format.js";
+import { type TemplateRef, templateMessage } from "./template-message.js";
 
 /**
  * WhatsApp's limits as the pacer keeps them. The Cloud API limits each business–user pair (error 131056; Meta gives
@@ -33,6 +35,12 @@ export const WHATSAPP_LIMITS: ChannelLimits = {
   perBot: { perSecond: 70, burst: 10 },
   minUpdateIntervalMs: { private: 1_000, group: 1_000 },
 };
+
+/**
+ * The customer-service window: free-form messages (text, media, interactive) may go for 24 hours after the user's
+ * last message; after that only an approved template, or Graph refuses with 131047.
+ */
+export const WHATSAPP_FREE_FORM_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** "Text bodies are at most 4096 characters"; an interactive message's body at most 1024. */
 export const WHATSAPP_MAX_TEXT_LENGTH = 4096;
@@ -69,6 +77,8 @@ export interface WhatsAppChannelOptions {
   /** Each finished paragraph as a message while the answer streams (at least `minLength` characters), or whole answers. */
   blocks?: { minLength: number } | undefined;
   botId?: string | undefined;
+  /** The approved template alerts go as outside the 24-hour window (WHATSAPP_ALERT_TEMPLATE); none: they are skipped. */
+  alertTemplate?: TemplateRef | undefined;
   log?: Logger | undefined;
   /** Told the code of every Graph error (131047 outside the 24-hour window, 131056 pair limit…), for the metrics. */
   onGraphError?: ((code: number) => void) | undefined;
@@ -92,9 +102,16 @@ export class WhatsAppChannel implements Channel {
   readonly #options: WhatsAppChannelOptions;
   readonly #reported = new Set<number>();
 
+  /** The configured alert template, sent as a template message with the bridge's variables. */
+  readonly alertTemplate: AlertTemplate | undefined;
+
   constructor(options: WhatsAppChannelOptions) {
     this.#options = options;
     this.botId = options.botId ?? "default";
+    const template = options.alertTemplate;
+    this.alertTemplate = template && {
+      send: (target, parameters) => this.#message(target, templateMessage(template, parameters)),
+    };
   }
 
   /**
@@ -111,14 +128,7 @@ export class WhatsAppChannel implements Channel {
       const [card] = cards;
       if (!card) throw new ChannelError("rejected", "no listing card to send");
       if (card.image) await checkImage(card.image);
-      const result = (await this.#post(target, {
-        recipient_type: "individual",
-        to: target.chatId,
-        ...cardMessage(card, actions),
-      })) as { messages?: { id: string }[] };
-      const id = result.messages?.[0]?.id;
-      if (!id) throw new ChannelError("transient", "WhatsApp answered without a message id");
-      return { id };
+      return this.#message(target, cardMessage(card, actions));
     },
   };
 
@@ -128,8 +138,8 @@ export class WhatsAppChannel implements Channel {
       nativeDraft: false,
       maxTextLength: WHATSAPP_MAX_TEXT_LENGTH,
       quickReplies: true,
-      // Alerts could fall outside the 24-hour window, where only an approved template may go.
-      initiates: false,
+      // Past it only an approved template may go: alerts then go as the configured one, or are skipped.
+      freeFormWindowMs: WHATSAPP_FREE_FORM_WINDOW_MS,
       blocks: this.#options.blocks,
     };
   }
@@ -141,14 +151,10 @@ export class WhatsAppChannel implements Channel {
 
   async send(target: ReplyTarget, text: OutgoingText): Promise<SentMessage> {
     const body = text.format === "markdown" ? markdownToWhatsApp(text.text) : text.text;
-    const result = (await this.#post(target, {
-      recipient_type: "individual",
-      to: target.chatId,
-      ...(interactive(body, text.quickReplies) ?? { type: "text", text: { body, preview_url: false } }),
-    })) as { messages?: { id: string }[] };
-    const id = result.messages?.[0]?.id;
-    if (!id) throw new ChannelError("transient", "WhatsApp answered without a message id");
-    return { id };
+    return this.#message(
+      target,
+      interactive(body, text.quickReplies) ?? { type: "text", text: { body, preview_url: false } },
+    );
   }
 
   edit(): Promise<void> {
@@ -196,6 +202,16 @@ export class WhatsAppChannel implements Channel {
     return readCapped(file, maxBytes, "the WhatsApp media");
   }
 
+  /** Sends one message of any type to the user of `target`; returns its wamid. */
+  async #message(target: ReplyTarget, message: object): Promise<SentMessage> {
+    const result = (await this.#post(target, { recipient_type: "individual", to: target.chatId, ...message })) as {
+      messages?: { id: string }[];
+    };
+    const id = result.messages?.[0]?.id;
+    if (!id) throw new ChannelError("transient", "WhatsApp answered without a message id");
+    return { id };
+  }
+
   async #post(target: ReplyTarget, payload: object): Promise<unknown> {
     const { apiUrl, apiVersion, accessToken, phoneNumberId } = this.#options;
     const response = await this.#fetch(
@@ -238,9 +254,9 @@ export class WhatsAppChannel implements Channel {
       case 131047:
         this.#reportOnce(
           131047,
-          `WhatsApp refused a message to ${target?.chatId ?? "a user"} outside the 24-hour customer-service window (131047): the user must write first, or the business must send an approved template.`,
+          `WhatsApp refused a message to ${target?.chatId ?? "a user"} outside the 24-hour customer-service window (131047): the user must write first; alerts go as WHATSAPP_ALERT_TEMPLATE there when it is set.`,
         );
-        return new ChannelError("rejected", said);
+        return new ChannelError("rejected", said, undefined, { outsideWindow: true });
       case 190:
         this.#reportOnce(
           190,

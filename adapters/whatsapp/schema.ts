@@ -26,6 +26,8 @@ const reply = z.looseObject({ id: z.string(), title: z.string() });
 const message = z.looseObject({
   id,
   type: z.string(),
+  /** When the user sent it, in Unix seconds as a string (Meta's clock, the one its 24-hour window runs on). */
+  timestamp: z.string().optional(),
   from: id.optional(),
   from_user_id: id.optional(),
   text: z.looseObject({ body: z.string().optional() }).optional(),

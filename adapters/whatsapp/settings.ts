@@ -2,6 +2,16 @@ import { z } from "zod";
 import { baseUrl, nonEmptyText, optionalText } from "../../src/config-variables.js";
 
 const phoneNumberId = z.string().trim().regex(/^\d+$/, "must be the numeric phone number id (not the phone number)");
+/** Meta's template names: lowercase letters, digits and underscores, up to 512 characters. */
+const templateName = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9_]{1,512}$/, "must be a template name: lowercase letters, digits and underscores");
+/** A template's language code as Meta names them: en, en_US, pt_BR, zh_CN… */
+const templateLanguage = z
+  .string()
+  .trim()
+  .regex(/^[a-z]{2,3}(_[A-Za-z]{2,4})?$/, "must be a template language code such as en_US");
 
 /** One number's WhatsApp settings: WHATSAPP_* for the bot `default`, completed by its `whatsapp` entry otherwise. */
 export interface WhatsAppSettings {
@@ -16,6 +26,13 @@ export interface WhatsAppSettings {
   /** Block streaming (paragraphs as they finish) or whole answers. */
   streaming: "blocks" | "whole";
   blockMinChars: number;
+  /**
+   * The approved template an alert goes as outside the 24-hour customer-service window (its variables in
+   * docs/channels.md); undefined: alerts are skipped there.
+   */
+  alertTemplate: string | undefined;
+  /** The language of that template as approved (en_US by default). */
+  alertTemplateLanguage: string;
 }
 
 /** The variables of the bot `default`; the API version and the streaming apply to every bot. */
@@ -49,6 +66,14 @@ export const WHATSAPP_VARIABLES = {
     schema: z.coerce.number().int().min(1).max(4096).default(300),
     fix: "the fewest characters a streamed block message holds, from 1 to 4096 (default 300)",
   },
+  WHATSAPP_ALERT_TEMPLATE: {
+    schema: templateName.optional(),
+    fix: "the name of an approved template with three body variables (see docs/channels.md), e.g. home_alert; unset: alerts outside the 24-hour window are skipped",
+  },
+  WHATSAPP_ALERT_TEMPLATE_LANGUAGE: {
+    schema: templateLanguage.default("en_US"),
+    fix: "the language code the alert template was approved in, such as en_US (the default) or pt_BR",
+  },
 };
 
 /** A bot's `whatsapp` entry in BRIDGE_CONFIG: its number and Meta app (one Meta app per webhook path). */
@@ -58,10 +83,22 @@ export const whatsappEntry = z.strictObject({
   appSecret: nonEmptyText,
   verifyToken: nonEmptyText,
   apiUrl: baseUrl.optional(),
+  alertTemplate: templateName.optional(),
+  alertTemplateLanguage: templateLanguage.optional(),
 });
 export type WhatsAppEntry = z.output<typeof whatsappEntry>;
 
-/** A named bot's settings: its number and app, the API version and streaming of the bot `default`. */
+/**
+ * A named bot's settings: its number and app, the API version and streaming of the bot `default`. Its alert template
+ * is its own entry's, never the default's: templates belong to a number's WhatsApp Business Account, which another
+ * number may not share; the template's language falls back to WHATSAPP_ALERT_TEMPLATE_LANGUAGE.
+ */
 export function whatsappSettingsForBot(entry: WhatsAppEntry, defaults: WhatsAppSettings): WhatsAppSettings {
-  return { ...defaults, ...entry, apiUrl: entry.apiUrl ?? defaults.apiUrl };
+  return {
+    ...defaults,
+    ...entry,
+    apiUrl: entry.apiUrl ?? defaults.apiUrl,
+    alertTemplate: entry.alertTemplate,
+    alertTemplateLanguage: entry.alertTemplateLanguage ?? defaults.alertTemplateLanguage,
+  };
 }

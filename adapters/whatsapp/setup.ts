@@ -71,15 +71,26 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
     // Block streaming by default: WhatsApp cannot edit, so the alternative is silence until the whole answer is
     // ready; the minimum keeps one notification per real paragraph rather than per line.
     blocks: whatsapp.streaming === "blocks" ? { minLength: whatsapp.blockMinChars } : undefined,
+    alertTemplate: whatsapp.alertTemplate
+      ? { name: whatsapp.alertTemplate, language: whatsapp.alertTemplateLanguage }
+      : undefined,
     botId,
     log,
     onGraphError: options.onGraphError,
   });
   bridge.attach(channel);
+  // The operator sees whether alerts can reach users who last wrote over 24 hours ago.
+  const template = whatsapp.alertTemplate
+    ? `, alert template ${whatsapp.alertTemplate} (${whatsapp.alertTemplateLanguage})`
+    : "";
   if (!receive) {
     return {
       channel,
-      status: { name, enabled: true, detail: `phone number id ${phoneNumberId}, answering only (role worker)` },
+      status: {
+        name,
+        enabled: true,
+        detail: `phone number id ${phoneNumberId}, answering only (role worker)${template}`,
+      },
     };
   }
   app.use(
@@ -101,7 +112,7 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
     status: {
       name,
       enabled: true,
-      detail: `phone number id ${phoneNumberId}, webhook ${path}`,
+      detail: `phone number id ${phoneNumberId}, webhook ${path}${template}`,
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Channel, OutgoingText } from "./channel.js";
 import type { ChatbotLink } from "./chatbot-link.js";
 import type { ChatbotPictures } from "./chatbot-pictures.js";
 import type { ChatbotSettingsReader } from "./chatbot-settings.js";
+import type { FreeFormWindows } from "./free-form-windows.js";
 import type { Greeter } from "./greeter.js";
 import type { HandoffRouting } from "./handoff/handoff-routing.js";
 import type { ReplyTarget } from "./inbound.js";
@@ -45,6 +46,8 @@ export interface BridgeParts {
   viewings: ViewingDesk;
   /** The saved searches' commands and guided flow. */
   alerts: AlertDesk;
+  /** When users last wrote, where a channel allows free-form messages only for a while after that (WhatsApp). */
+  windows: FreeFormWindows;
   /** The channel `name` of bot `botId`, when attached. */
   attached(name: string, botId: string): Attached | undefined;
   bot(botId: string): BotState | undefined;

@@ -17,6 +17,7 @@ import { ChatbotPictures } from "./chatbot-pictures.js";
 import { ChatbotSettingsReader } from "./chatbot-settings.js";
 import { conversationKey } from "./conversation-key.js";
 import { ConversationWorkers } from "./conversation-workers.js";
+import { FreeFormWindows } from "./free-form-windows.js";
 import { Greeter } from "./greeter.js";
 import { HandoffDesk } from "./handoff/handoff-desk.js";
 import { HandoffRouting } from "./handoff/handoff-routing.js";
@@ -144,6 +145,7 @@ export class Bridge {
       alerts: new AlertDesk(this.#searches, {
         cities: async (botId) => (await this.#bots.get(botId)?.listings.cities()) ?? [],
       }),
+      windows: new FreeFormWindows(keyv, deps.log),
       attached: (name, botId) => this.#channels.get(`${name}:${botId}`),
       bot: (botId) => this.#bots.get(botId),
       stoppers: new AnswerStops(deps.store.signals),
@@ -329,6 +331,10 @@ export class Bridge {
     }
     if (messages.length === 0) return;
     if (job.ledger.resumed) log.info({ conversation: job.conversation, job: job.ledger.jobId }, "resuming a job");
+    const [{ channel, botId }] = messages as [InboundMessage];
+    const attached = this.#parts.attached(channel, botId);
+    // When the user last wrote, for a channel that allows free-form messages only for a while after (WhatsApp).
+    if (attached) await this.#parts.windows.record(job.conversation, attached.channel, messages);
     await new AnswerJob(this.#parts, job, messages).run();
   }
 

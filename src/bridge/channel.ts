@@ -31,10 +31,11 @@ export interface ChannelCapabilities {
   /** Buttons with suggested questions can be offered. */
   quickReplies: boolean;
   /**
-   * False where the bot may not send a free-form message the user did not just prompt (WhatsApp: outside the
-   * 24-hour customer-service window only an approved template may go); alerts are then skipped. Default true.
+   * How long after the user's last message the bot may still send free-form messages (text, media, buttons) in the
+   * conversation — WhatsApp's 24-hour customer-service window. Past it only an approved template may go
+   * ({@link Channel.alertTemplate}), so alerts go as that template or are skipped. Undefined: no such window.
    */
-  initiates?: boolean;
+  freeFormWindowMs?: number | undefined;
   /**
    * The platform streams a message by appending text (Slack chat.startStream / appendStream / stopStream), through
    * {@link Channel.stream}. Appended text cannot be taken back, so only text that will not change is appended.
@@ -130,14 +131,20 @@ export class ChannelError extends Error {
   override readonly name = "ChannelError";
   /** For `rate_limited`: whether the platform limited this chat or the whole bot (e.g. Slack's method tiers). */
   readonly scope: "chat" | "bot";
+  /**
+   * For `rejected`: the platform refused a free-form message because the conversation's free-form window is closed
+   * (WhatsApp 131047) — only a template may go now.
+   */
+  readonly outsideWindow: boolean;
   constructor(
     readonly kind: ChannelErrorKind,
     message: string,
     readonly retryAfterMs?: number,
-    options?: { cause?: unknown; scope?: "chat" | "bot" },
+    options?: { cause?: unknown; scope?: "chat" | "bot"; outsideWindow?: boolean },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.scope = options?.scope ?? "chat";
+    this.outsideWindow = options?.outsideWindow ?? false;
   }
 }
 
@@ -189,6 +196,16 @@ export interface CardSurface {
 }
 
 /**
+ * The approved template a channel sends an alert as where free-form messages may not go (outside
+ * {@link ChannelCapabilities.freeFormWindowMs}). The bridge decides the variables (see "Alerts" in
+ * docs/channels.md); the channel makes them fit the platform's rules for template parameters.
+ */
+export interface AlertTemplate {
+  /** Sends the template to `target` with `parameters` as its body's variables {{1}}, {{2}}…, in order. */
+  send(target: ReplyTarget, parameters: readonly string[]): Promise<SentMessage>;
+}
+
+/**
  * A messaging platform as the bridge sees it. Adapters implement it; the bridge core never imports an
  * adapter. Every operation throws {@link ChannelError} on failure.
  */
@@ -217,6 +234,8 @@ export interface Channel {
    * as it follows each message's text).
    */
   readonly cards?: CardSurface;
+  /** Present where an approved template is configured for alerts outside the free-form window. */
+  readonly alertTemplate?: AlertTemplate | undefined;
   /**
    * Fetches a media file's bytes, never more than `maxBytes` (throws {@link MediaTooLargeError} from the
    * platform's declared size before any transfer, or as soon as the stream passes the cap), sending the

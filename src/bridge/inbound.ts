@@ -66,6 +66,11 @@ export interface InboundMessage {
    */
   cardAction?: { action: CardAction; mlsNumber: string } | undefined;
   receivedAt: Date;
+  /**
+   * When the user sent it, by the platform's own clock (WhatsApp's `timestamp`), where the adapter has it: the
+   * free-form window of a channel that has one counts from here, else from `receivedAt`.
+   */
+  sentAt?: Date | undefined;
 }
 
 /** Where adapters hand their messages: the bridge, which answers at once and works in the background. */

@@ -7,8 +7,9 @@ export interface BridgeMetrics {
   messagesIn: Counter<"channel">;
   messagesOut: Counter<"channel">;
   /**
-   * Alert messages of saved searches: `sent`, `skipped` where the channel may not send them (WhatsApp), `failed` when
-   * the platform refused them.
+   * Alert messages of saved searches: `sent`; `template` where only the channel's approved template could go (WhatsApp
+   * outside its 24-hour window); `skipped` where not even that could (no template configured); `failed` when the
+   * platform refused them.
    */
   alerts: Counter<"channel" | "outcome">;
   /** From the user's message to the final text on the platform. */
@@ -115,7 +116,7 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
     }),
     alerts: new Counter({
       name: "chatbridge_alerts_total",
-      help: "Alert messages of saved searches: sent, skipped or failed",
+      help: "Alert messages of saved searches: sent, template (outside a free-form window), skipped or failed",
       labelNames: ["channel", "outcome"],
       ...common,
     }),

@@ -29,14 +29,19 @@ export type HandoffAction =
   /** An operator gave the conversation back to the bot. */
   | { type: "resume" };
 
-/** An InboundMessage as JSON: its date as epoch milliseconds. */
-export interface StoredMessage extends Omit<InboundMessage, "receivedAt"> {
+/** An InboundMessage as JSON: its dates as epoch milliseconds. */
+export interface StoredMessage extends Omit<InboundMessage, "receivedAt" | "sentAt"> {
   receivedAt: number;
+  sentAt?: number | undefined;
 }
 
 /** The payload of a user's message. */
 export function messagePayload(message: InboundMessage): WorkPayload {
-  return { kind: "message", message: { ...message, receivedAt: message.receivedAt.getTime() } };
+  const { receivedAt, sentAt, ...rest } = message;
+  return {
+    kind: "message",
+    message: { ...rest, receivedAt: receivedAt.getTime(), ...(sentAt && { sentAt: sentAt.getTime() }) },
+  };
 }
 
 /**
@@ -59,7 +64,12 @@ export function readPayload(payload: unknown): WorkPayload | undefined {
 
 /** The message of a message payload, with its date. */
 export function inboundMessage(stored: StoredMessage): InboundMessage {
-  return { ...stored, receivedAt: new Date(stored.receivedAt) };
+  const { receivedAt, sentAt, ...rest } = stored;
+  return {
+    ...rest,
+    receivedAt: new Date(receivedAt),
+    ...(typeof sentAt === "number" && { sentAt: new Date(sentAt) }),
+  };
 }
 
 function isStoredMessage(value: unknown): value is StoredMessage {

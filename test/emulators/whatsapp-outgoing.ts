@@ -10,6 +10,13 @@ export interface OutgoingMedia {
   filename?: string;
 }
 
+/** A template send: the template's name and language, and the texts of its body's variables in order. */
+export interface OutgoingTemplate {
+  name: string;
+  language: string;
+  parameters: string[];
+}
+
 /** What a POST /<phone number id>/messages body asks for, once valid. */
 export type Outgoing =
   | { kind: "read"; messageId: string; typing: boolean }
@@ -23,6 +30,7 @@ export type Outgoing =
       text?: string;
       interactive?: unknown;
       media?: OutgoingMedia;
+      template?: OutgoingTemplate;
       replyTo?: string;
     };
 
@@ -83,7 +91,8 @@ export function parseOutgoing(body: unknown): Outgoing {
   }
   if (type === "interactive") return { ...message, type, interactive: interactive(params.interactive) };
   if (typeof type === "string" && MEDIA_TYPES.has(type)) return { ...message, type, media: media(params[type], type) };
-  // Other types exist (video, sticker, template, …); this emulator does not serve them.
+  if (type === "template") return { ...message, type, template: template(params.template) };
+  // Other types exist (video, sticker, location, …); this emulator does not serve them.
   throw invalidParameter(`type ${JSON.stringify(type)} is not supported`);
 }
 
@@ -141,6 +150,32 @@ function interactive(value: unknown): Json {
     throw invalidParameter(`interactive.type ${JSON.stringify(interactive.type)} is not supported`);
   }
   return interactive;
+}
+
+/**
+ * A template send's `template`: name, `language.code` and the text variables of its `body` component (header and
+ * button components, and other parameter types, are not served by this emulator).
+ */
+function template(value: unknown): OutgoingTemplate {
+  const { name, language, components } = object(value, "template");
+  const code = object(language, "template.language").code;
+  const parameters = (components === undefined ? [] : array(components, "template.components", 10)).flatMap(
+    (component, i) => {
+      const field = `template.components[${i}]`;
+      const { type, parameters } = object(component, field);
+      if (type !== "body") throw invalidParameter(`${field}.type ${JSON.stringify(type)} is not supported`);
+      return array(parameters, `${field}.parameters`, 100).map((parameter, j) => {
+        const { type, text } = object(parameter, `${field}.parameters[${j}]`);
+        if (type !== "text") throw invalidParameter(`${field}.parameters[${j}].type must be "text"`);
+        return string(text, `${field}.parameters[${j}].text`, 32_768);
+      });
+    },
+  );
+  return {
+    name: string(name, "template.name", 512),
+    language: string(code, "template.language.code", 16),
+    parameters,
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { type WhatsAppCall, WhatsAppEmulator, type WhatsAppLimits } from "./whatsapp.js";
+import { type WhatsAppCall, WhatsAppEmulator, type WhatsAppEmulatorOptions, type WhatsAppLimits } from "./whatsapp.js";
 
 const started: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -20,8 +20,8 @@ interface GraphAnswer {
 }
 
 /** An emulator with USER in the service window, and a client of its Graph API. */
-async function start(limits?: Partial<WhatsAppLimits>) {
-  const emulator = await WhatsAppEmulator.start(limits && { limits });
+async function start(limits?: Partial<WhatsAppLimits>, options: WhatsAppEmulatorOptions = {}) {
+  const emulator = await WhatsAppEmulator.start({ ...options, ...(limits && { limits }) });
   started.push(emulator);
   emulator.openWindow(USER);
   const graph = async (method: string, path: string, body?: object, token: string | null = emulator.accessToken) => {
@@ -42,6 +42,19 @@ async function start(limits?: Partial<WhatsAppLimits>) {
 }
 
 const text = (body: string, to = USER) => ({ to, type: "text", text: { body } });
+
+const DAY = 24 * 60 * 60 * 1000;
+const ALERT_TEMPLATE = { name: "home_alert", language: "en_US", bodyParameters: 3 };
+
+const template = (name: string, code: string, parameters: string[], to = USER) => ({
+  to,
+  type: "template",
+  template: {
+    name,
+    language: { code },
+    components: [{ type: "body", parameters: parameters.map((text) => ({ type: "text", text })) }],
+  },
+});
 
 const buttons = (titles: string[]) => ({
   to: USER,
@@ -220,6 +233,62 @@ describe("WhatsAppEmulator Graph API", () => {
     expect((await send(text("after reset"))).json.error.code).toBe(131047);
   });
 
+  it("closes the window 24 hours after the user's last message, by its clock, and on a last message set in the past", async () => {
+    let clock = Date.parse("2026-11-28T12:00:00Z");
+    const { emulator, send } = await start(undefined, { now: () => clock });
+    clock += DAY - 1000;
+    expect((await send(text("still inside"))).status).toBe(200);
+    clock += 1000;
+    const { status, json } = await send(text("one day later"));
+    expect(status).toBe(400);
+    expect(json.error).toMatchObject({ code: 131047, type: "OAuthException" });
+    expect(json.error.error_data.details).toContain("more than 24 hours have passed");
+    emulator.openWindow(USER);
+    expect((await send(text("after a new message"))).status).toBe(200);
+    emulator.setLastMessage(USER, clock - DAY - 1);
+    expect((await send(text("set in the past"))).json.error.code).toBe(131047);
+    expect(emulator.sentTo(USER).map((message) => message.text)).toEqual(["still inside", "after a new message"]);
+  });
+
+  it("sends a registered template at any time, outside the window too, and records it", async () => {
+    const { emulator, send } = await start(undefined, { templates: [ALERT_TEMPLATE] });
+    const { status, json } = await send(
+      template("home_alert", "en_US", ["A new home", "$1 · 3 beds", "https://x"], "155577"),
+    );
+    expect(status).toBe(200);
+    expect(json.messages[0]?.id).toMatch(/^wamid\./);
+    expect(emulator.sentTo("155577")).toMatchObject([
+      {
+        type: "template",
+        template: { name: "home_alert", language: "en_US", parameters: ["A new home", "$1 · 3 beds", "https://x"] },
+      },
+    ]);
+  });
+
+  it("refuses template sends that do not fit a registered template with Meta's codes", async () => {
+    const { emulator, send } = await start();
+    emulator.addTemplate(ALERT_TEMPLATE);
+    const refusal = async (body: object) => (await send(body)).json.error;
+    expect(await refusal(template("home_alerts", "en_US", ["a", "b", "c"]))).toMatchObject({
+      code: 132001,
+      message: "(#132001) Template name does not exist in the translation",
+      error_data: { details: "template name (home_alerts) does not exist in en_US" },
+    });
+    expect((await refusal(template("home_alert", "pt_BR", ["a", "b", "c"]))).code).toBe(132001);
+    expect(await refusal(template("home_alert", "en_US", ["a", "b"]))).toMatchObject({
+      code: 132000,
+      error_data: {
+        details: "body: number of localizable_params (2) does not match the expected number of params (3)",
+      },
+    });
+    for (const bad of ["two\nlines", "a\ttab", "five     spaces"]) {
+      expect((await refusal(template("home_alert", "en_US", ["a", bad, "c"]))).code).toBe(132018);
+    }
+    expect((await refusal(template("home_alert", "en_US", ["a", "four    spaces", "c"])))?.code).toBeUndefined();
+    expect((await refusal({ to: USER, type: "template", template: { name: "home_alert" } })).code).toBe(100);
+    expect(emulator.sentTo(USER).map((message) => message.template?.parameters[1])).toEqual(["four    spaces"]);
+  });
+
   it("serves media metadata and bytes, the bytes only with the bearer token", async () => {
     const { emulator, graph } = await start();
     const bytes = new TextEncoder().encode("OggS fake voice note");
@@ -299,6 +368,24 @@ describe("WhatsAppEmulator webhooks", () => {
       body: JSON.stringify({ messaging_product: "whatsapp", ...text("Hi Ana") }),
     });
     expect(sent.status).toBe(200);
+  });
+
+  it("opens the window from each delivered message's timestamp", async () => {
+    let clock = Date.parse("2026-11-28T12:00:00Z");
+    const emulator = await WhatsAppEmulator.start({ now: () => clock });
+    started.push(emulator);
+    const url = await serve((_req, res) => res.writeHead(200).end("EVENT_RECEIVED"));
+    const older = String(Math.floor((clock - DAY + 60_000) / 1000));
+    await emulator.deliver(url, emulator.delivery([{ type: "text", text: { body: "a day ago" }, timestamp: older }]));
+    const send = (body: string) =>
+      fetch(`${emulator.url}/v23.0/${emulator.phoneNumberId}/messages`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${emulator.accessToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ messaging_product: "whatsapp", ...text(body) }),
+      });
+    expect((await send("within the minute left")).status).toBe(200);
+    clock += 60_000;
+    expect((await send("too late")).status).toBe(400);
   });
 
   it("runs the verification handshake", async () => {

@@ -5,10 +5,12 @@ import { type ServedDownload, serveFile } from "./file-downloads.js";
 import { GraphError, invalidToken, messagingError, unsupportedRequest } from "./whatsapp-errors.js";
 import { DEFAULT_WHATSAPP_LIMITS, type WhatsAppLimits, WhatsAppRateLimits } from "./whatsapp-limits.js";
 import { type MediaOptions, WhatsAppMedia } from "./whatsapp-media.js";
-import { type OutgoingMedia, parseOutgoing } from "./whatsapp-outgoing.js";
+import { type OutgoingMedia, type OutgoingTemplate, parseOutgoing } from "./whatsapp-outgoing.js";
+import { type EmulatedTemplate, WhatsAppTemplates } from "./whatsapp-templates.js";
 import { getVerification, postWebhook } from "./whatsapp-webhook.js";
 
 export type { WhatsAppLimits } from "./whatsapp-limits.js";
+export type { EmulatedTemplate } from "./whatsapp-templates.js";
 
 /** One request the emulator received, answered or not. */
 export interface WhatsAppCall {
@@ -38,6 +40,8 @@ export interface WhatsAppSentMessage {
   interactive?: unknown;
   /** The image / audio / document object of a media message. */
   media?: OutgoingMedia;
+  /** The template of a template message, with its body's variables. */
+  template?: OutgoingTemplate;
   /** context.message_id. */
   replyTo?: string;
   /** performance.now() */
@@ -63,6 +67,13 @@ export interface WhatsAppEmulatorOptions {
   limits?: Partial<WhatsAppLimits>;
   /** Default: a free port. */
   port?: number;
+  /**
+   * The emulator's clock in epoch ms (default Date.now): the deliveries' `timestamp` and the 24-hour window run on
+   * it, so a test moves time by moving it.
+   */
+  now?: () => number;
+  /** The approved templates template sends are checked against (more with {@link WhatsAppEmulator.addTemplate}). */
+  templates?: EmulatedTemplate[];
 }
 
 /** Free-form messages are allowed for 24 hours after the user's last message (the customer service window). */
@@ -75,8 +86,10 @@ const DISPLAY_PHONE_NUMBER = "15550001111";
 /**
  * A local WhatsApp Cloud API (Meta Graph API) for end-to-end tests and benchmarks: point the adapter's API URL
  * (WHATSAPP_API_URL) at {@link WhatsAppEmulator.url}. It validates and keeps the messages the business number sends,
- * records read receipts and typing indicators, enforces the customer service window and the pair and throughput
- * rate limits, serves media, posts signed webhooks, and records every request (never the token).
+ * records read receipts and typing indicators, enforces the customer service window (free-form messages only within
+ * 24 hours of the user's last message, by its clock; approved templates at any time, checked against the registered
+ * ones) and the pair and throughput rate limits, serves media, posts signed webhooks, and records every request
+ * (never the token).
  */
 export class WhatsAppEmulator {
   readonly accessToken: string;
@@ -90,8 +103,10 @@ export class WhatsAppEmulator {
   #rateLimits: WhatsAppRateLimits;
   #sent: WhatsAppSentMessage[] = [];
   #readReceipts: { messageId: string; typing: boolean; at: number }[] = [];
-  /** performance.now() of each user's last inbound message, by wa_id. */
-  readonly #windows = new Map<string, number>();
+  /** When each user last wrote (epoch ms, the emulator's clock), by wa_id. */
+  readonly #lastMessages = new Map<string, number>();
+  readonly #now: () => number;
+  readonly #templates = new WhatsAppTemplates();
   readonly #media = new WhatsAppMedia();
   /** Every media download served, with how many bytes left (a capped client hangs up early). */
   readonly downloads: ServedDownload[] = [];
@@ -107,6 +122,8 @@ export class WhatsAppEmulator {
     this.version = options.version ?? "v23.0";
     this.#limits = { ...DEFAULT_WHATSAPP_LIMITS, ...options.limits };
     this.#rateLimits = new WhatsAppRateLimits(this.#limits);
+    this.#now = options.now ?? Date.now;
+    for (const template of options.templates ?? []) this.#templates.add(template);
   }
 
   /** Starts the emulator on 127.0.0.1, on `port` or a free one. */
@@ -148,32 +165,46 @@ export class WhatsAppEmulator {
 
   /** Opens the user's 24-hour customer service window now, as an inbound message would. */
   openWindow(waId: string): void {
-    this.#windows.set(waId, performance.now());
+    this.#lastMessages.set(waId, this.#now());
+  }
+
+  /** Sets when the user last wrote (epoch ms): in the past, to close their window without moving the clock. */
+  setLastMessage(waId: string, at: number): void {
+    this.#lastMessages.set(waId, at);
+  }
+
+  /** Registers an approved template, which template sends are then checked against. */
+  addTemplate(template: EmulatedTemplate): void {
+    this.#templates.add(template);
   }
 
   /**
    * POSTs a webhook delivery to `url` as Meta does: JSON body, header X-Hub-Signature-256 = "sha256=" + hex
    * HMAC-SHA256(appSecret, rawBody) (or `signature` to test refusals). Resolves with status and body text. The
-   * users whose messages it carries enter their customer service window, before the receiver sees them.
+   * users whose messages it carries enter their customer service window from each message's `timestamp` (now when
+   * it has none), before the receiver sees them.
    */
   deliver(
     url: string,
     payload: object,
     options: { signature?: string } = {},
   ): Promise<{ status: number; body: string }> {
-    for (const waId of sendersIn(payload)) this.openWindow(waId);
+    for (const { waId, at } of sendersIn(payload)) {
+      this.#lastMessages.set(waId, Math.max(at ?? this.#now(), this.#lastMessages.get(waId) ?? 0));
+    }
     return postWebhook(this.#deliveries, url, this.appSecret, payload, options.signature);
   }
 
   /**
    * Builds a delivery (object "whatsapp_business_account", entry[0].changes[0].value with messaging_product,
    * metadata {display_phone_number, phone_number_id}, contacts, messages) for user messages like the fixture's, e.g.
-   * `{ type: "text", text: { body: "hi" } }`; each gets `from`, a wamid `id` and `timestamp` unless it has them.
+   * `{ type: "text", text: { body: "hi" } }`; each gets `from`, a wamid `id` and `timestamp` (the emulator's clock)
+   * unless it has them.
    * Defaults: from "15550002222", name "Test User", phoneNumberId the emulator's.
    */
   delivery(messages: object[], options: { from?: string; name?: string; phoneNumberId?: string } = {}): object {
     const from = options.from ?? "15550002222";
-    const timestamp = String(Math.floor(Date.now() / 1000));
+    const timestamp = String(Math.floor(this.#now() / 1000));
     return {
       object: "whatsapp_business_account",
       entry: [
@@ -203,12 +234,12 @@ export class WhatsAppEmulator {
     return getVerification(this.#deliveries, url, verifyToken, challenge);
   }
 
-  /** Forgets calls, sent messages, read receipts, service windows and the rate-limit state (not media). */
+  /** Forgets calls, sent messages, read receipts, service windows and the rate-limit state (not media or templates). */
   reset(): void {
     this.calls.length = 0;
     this.#sent = [];
     this.#readReceipts = [];
-    this.#windows.clear();
+    this.#lastMessages.clear();
     this.#rateLimits = new WhatsAppRateLimits(this.#limits);
   }
 
@@ -281,15 +312,20 @@ export class WhatsAppEmulator {
       return { success: true };
     }
     const { waId } = outgoing;
-    // Every type the emulator sends is free-form (no templates), so all need the window. The real Cloud API may
-    // accept such a send and report 131047 later in a "failed" status webhook; answering at once keeps tests simple.
-    const opened = this.#windows.get(waId);
-    if (opened === undefined || at - opened >= SERVICE_WINDOW_MS) {
-      throw messagingError(
-        131047,
-        "Re-engagement message",
-        "Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
-      );
+    if (outgoing.template) {
+      // An approved template may go at any time; what it is sent with must fit it.
+      this.#templates.check(outgoing.template);
+    } else {
+      // Everything else is free-form and needs the window. The real Cloud API may accept such a send and report
+      // 131047 later in a "failed" status webhook; answering at once keeps tests simple.
+      const last = this.#lastMessages.get(waId);
+      if (last === undefined || this.#now() - last >= SERVICE_WINDOW_MS) {
+        throw messagingError(
+          131047,
+          "Re-engagement message",
+          "Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
+        );
+      }
     }
     const limit = this.#rateLimits.refusal(waId, at);
     if (limit === 131056) {
@@ -309,6 +345,7 @@ export class WhatsAppEmulator {
       ...(outgoing.text !== undefined && { text: outgoing.text }),
       ...(outgoing.interactive !== undefined && { interactive: outgoing.interactive }),
       ...(outgoing.media !== undefined && { media: outgoing.media }),
+      ...(outgoing.template !== undefined && { template: outgoing.template }),
       ...(outgoing.replyTo !== undefined && { replyTo: outgoing.replyTo }),
       at,
     };
@@ -326,11 +363,21 @@ export class WhatsAppEmulator {
   }
 }
 
-/** The wa_ids of the users whose messages a webhook payload carries. */
-function sendersIn(payload: object): string[] {
-  const { entry } = payload as { entry?: { changes?: { value?: { messages?: { from?: unknown }[] } }[] }[] };
+/** The users whose messages a webhook payload carries (wa_id), with when each message was sent (epoch ms). */
+function sendersIn(payload: object): { waId: string; at: number | undefined }[] {
+  type Message = { from?: unknown; timestamp?: unknown };
+  const { entry } = payload as { entry?: { changes?: { value?: { messages?: Message[] } }[] }[] };
   const messages = (entry ?? []).flatMap((e) => e.changes ?? []).flatMap((change) => change.value?.messages ?? []);
-  return messages.flatMap((message) => (typeof message.from === "string" ? [message.from] : []));
+  return messages.flatMap((message) => {
+    if (typeof message.from !== "string") return [];
+    const seconds = Number(message.timestamp);
+    return [
+      {
+        waId: message.from,
+        at: Number.isFinite(seconds) && message.timestamp !== undefined ? seconds * 1000 : undefined,
+      },
+    ];
+  });
 }
 
 function reply(res: ServerResponse, status: number, body: object): void {

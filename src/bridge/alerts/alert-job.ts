@@ -1,9 +1,10 @@
-import { type BridgeParts, sendFinal } from "../bridge-parts.js";
+import { type Attached, type BridgeParts, sendFinal } from "../bridge-parts.js";
+import { ChannelError } from "../channel.js";
 import type { Job } from "../job-ledger.js";
 import { sendCardsOnce } from "../listings/send-cards.js";
 import type { WorkPayload } from "../work-payload.js";
 import { alertsDueAt } from "./alert-schedule.js";
-import { alertText, MAX_ALERT_LINES } from "./alert-text.js";
+import { alertTemplateParameters, alertText, MAX_ALERT_LINES } from "./alert-text.js";
 import type { PendingAlert, SavedSearches } from "./saved-searches.js";
 
 /** Alerts one conversation keeps waiting at most, the oldest dropped first (a bulk import in the quiet hours). */
@@ -19,12 +20,23 @@ interface AlertBatch {
 export type AlertPayload = Extract<WorkPayload, { kind: "alert" }>;
 
 /**
+ * How the alerts of a batch go, decided once (in the ledger): as the alert message with its cards, as the channel's
+ * approved template (outside a free-form window), or not at all (outside it without a template).
+ */
+type AlertRoute = "message" | "template" | "skipped";
+
+/** What became of a batch, as the alerts metric counts it. */
+type AlertOutcome = "sent" | "template" | "skipped" | "failed";
+
+/**
  * Handles one alert event of a conversation, in the conversation's turn: the event joins the alerts waiting, and
  * if they may go now (an hour after the last alert message, outside the quiet hours in the chatbot's TimeZone) they
  * go as one message naming them all, followed by their listing cards; otherwise they wait for the background pass
  * to queue them when due. Every step is in the job's ledger, so a holder resuming it sends nothing twice. A
- * conversation without saved searches any more (the user stopped them) drops its alerts; where the channel may not
- * send what the user did not prompt (WhatsApp, outside its 24-hour window) they are skipped and counted.
+ * conversation without saved searches any more (the user stopped them) drops its alerts. Where the channel allows
+ * free-form messages only for a while after the user's last message (WhatsApp's 24 hours) and that window is
+ * closed, the batch goes as one approved template message when the channel has one, else it is skipped and
+ * counted — never as a free-form message.
  */
 export class AlertJob {
   constructor(
@@ -42,40 +54,92 @@ export class AlertJob {
       parts.log.error({ channel: payload.channel, botId: payload.botId }, "alert for a channel that is not set up");
       return;
     }
-    const { ledger, fence } = job;
+    const { ledger } = job;
     if (!ledger.has("alert-batch")) await ledger.record("alert-batch", (await this.#decide()) ?? null);
     const batch = ledger.step<AlertBatch | null>("alert-batch");
-    if (!batch) return;
-    if (attached.channel.capabilities(payload.target).initiates === false) {
-      // Never a free-form message where the platform allows only templates: skipped, counted, and done with.
-      if (!ledger.has("alert-sent")) parts.metrics.alerts.inc({ channel: payload.channel, outcome: "skipped" });
-      await this.#sent(batch);
-      return;
-    }
+    // Done by an earlier holder, whatever became of it (a failed send is not tried again either).
+    if (!batch || ledger.has("alert-sent")) return;
+    if (!ledger.has("alert-route")) await ledger.record("alert-route", await this.#route(attached));
+    const route = ledger.step<AlertRoute>("alert-route");
+    const outcome =
+      route === "message"
+        ? await this.#message(attached, batch)
+        : route === "template"
+          ? await this.#template(attached, batch)
+          : "skipped";
+    parts.metrics.alerts.inc({ channel: payload.channel, outcome });
+    await this.#sent(batch);
+  }
+
+  /** The message where free-form messages may go now; else the template where the channel has one; else nothing. */
+  async #route({ channel }: Attached): Promise<AlertRoute> {
+    const { conversation } = this.job;
+    if (await this.parts.windows.open(conversation, channel, this.payload.target, this.now())) return "message";
+    return channel.alertTemplate ? "template" : "skipped";
+  }
+
+  /**
+   * The alert message, then its cards. Refused because the free-form window closed after all (the clocks differ,
+   * or it closed while the message waited): the template once instead, or nothing — never a loop.
+   */
+  async #message(attached: Attached, batch: AlertBatch): Promise<AlertOutcome> {
+    const { parts, job, payload } = this;
+    const { ledger, fence } = job;
     if (!ledger.has("alert-text")) {
       try {
         await sendFinal(parts, attached, payload.target, { text: alertText(batch.alerts), format: "plain" }, fence);
       } catch (error) {
         if (fence.aborted) throw error;
+        if (error instanceof ChannelError && error.outsideWindow) {
+          const route: AlertRoute = attached.channel.alertTemplate ? "template" : "skipped";
+          parts.log.info({ conversation: job.conversation, route }, "an alert was refused outside the window");
+          await ledger.record("alert-route", route);
+          return route === "template" ? this.#template(attached, batch) : "skipped";
+        }
         // The user blocked the bot, the chat is gone…: dropped, or every later alert would bring these back.
         parts.log.warn({ err: error, conversation: job.conversation }, "an alert message could not be sent");
-        if (!ledger.has("alert-sent")) parts.metrics.alerts.inc({ channel: payload.channel, outcome: "failed" });
-        await this.#sent(batch);
-        return;
+        return "failed";
       }
       await ledger.record("alert-text", true);
     }
     await sendCardsOnce(parts, attached, payload.target, job, "alert-cards", async () =>
       batch.alerts.slice(0, MAX_ALERT_LINES).map((alert) => alert.card),
     );
-    if (!ledger.has("alert-sent")) parts.metrics.alerts.inc({ channel: payload.channel, outcome: "sent" });
-    await this.#sent(batch);
+    return "sent";
+  }
+
+  /** The channel's approved template naming the batch (see {@link alertTemplateParameters}), sent once. */
+  async #template({ channel, pacer }: Attached, batch: AlertBatch): Promise<AlertOutcome> {
+    const { parts, job, payload } = this;
+    const { ledger, fence } = job;
+    if (ledger.has("alert-template")) return "template";
+    const template = channel.alertTemplate;
+    // Configured when the route was decided, gone since (another holder, a new configuration): nothing goes.
+    if (!template) return "skipped";
+    try {
+      await pacer.schedule(
+        payload.target,
+        "final",
+        () => {
+          fence.throwIfAborted();
+          return template.send(payload.target, alertTemplateParameters(batch.alerts));
+        },
+        undefined,
+        { operation: "send" },
+      );
+    } catch (error) {
+      if (fence.aborted) throw error;
+      parts.log.warn({ err: error, conversation: job.conversation }, "an alert template could not be sent");
+      return "failed";
+    }
+    parts.metrics.messagesOut.inc({ channel: channel.name });
+    await ledger.record("alert-template", true);
+    return "template";
   }
 
   /** Records the batch as done: the alerts no longer wait, and the hour until the next message starts now. */
   async #sent(batch: AlertBatch): Promise<void> {
     const { ledger, conversation } = this.job;
-    if (ledger.has("alert-sent")) return;
     const alerts = await this.searches.read(conversation);
     if (alerts) {
       await this.searches.write(conversation, {

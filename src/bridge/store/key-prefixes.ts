@@ -37,6 +37,11 @@ export const ALERTS_PREFIX = "alerts:";
 export const ALERTS_INDEX_KEY = "alerts:with-searches";
 /** `alerts-snapshot:<bot>`: the listings of a bot's chatbot as the last alerts poll saw them (alerts/alert-poller.ts). */
 export const ALERTS_SNAPSHOT_PREFIX = "alerts-snapshot:";
+/**
+ * `last-message:<conversation>`: when the user last wrote (epoch ms), kept only for channels with a free-form window
+ * (WhatsApp's 24 hours) and expiring with it (free-form-windows.ts).
+ */
+export const LAST_MESSAGE_PREFIX = "last-message:";
 /** `slack-thread:<bot>:<channel>:<thread ts>`: a Slack thread the bot takes part in (adapters/slack/threads.ts). */
 export const SLACK_THREAD_PREFIX = "slack-thread:";
 /** `mail-outbox:mail:<mail id>`: a mail waiting for another attempt (mail-outbox.ts). */

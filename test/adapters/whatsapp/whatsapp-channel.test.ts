@@ -71,11 +71,42 @@ describe("WhatsAppChannel against the emulator", () => {
     for (let i = 0; i < 2; i++) {
       const refused = await channelFailure(channel.send(user("155503"), { text: "hello?", format: "plain" }));
       expect(refused.kind).toBe("rejected");
+      // Told apart from other refusals: an alert then goes as the template instead.
+      expect(refused.outsideWindow).toBe(true);
     }
     expect(codes).toEqual([131047, 131047]);
     expect(lines.filter((line) => line.includes("24-hour customer-service window"))).toHaveLength(1);
-    // So the bridge sends it nothing unprompted, such as alerts: outside the window they would be free-form.
-    expect(channel.capabilities(user("155503")).initiates).toBe(false);
+    // So the bridge knows how long after the user's last message a free-form alert may go.
+    expect(channel.capabilities(user("155503")).freeFormWindowMs).toBe(24 * 60 * 60 * 1000);
+    expect(channel.alertTemplate).toBeUndefined();
+  });
+
+  it("sends the configured alert template outside the window, its variables made fit for Meta", async () => {
+    const { emulator } = await start();
+    emulator.addTemplate({ name: "home_alert", language: "pt_BR", bodyParameters: 3 });
+    const channel = new WhatsAppChannel({
+      accessToken: emulator.accessToken,
+      phoneNumberId: emulator.phoneNumberId,
+      apiUrl: emulator.url,
+      apiVersion: emulator.version,
+      alertTemplate: { name: "home_alert", language: "pt_BR" },
+    });
+    const sent = await channel.alertTemplate?.send(user("155507"), [
+      "A new home\nmatches your alert",
+      "$450,000 ·\t3 beds ·      12 Oak St",
+      "",
+    ]);
+    expect(sent?.id).toMatch(/^wamid\./);
+    expect(emulator.sentTo("155507")).toMatchObject([
+      {
+        type: "template",
+        template: {
+          name: "home_alert",
+          language: "pt_BR",
+          parameters: ["A new home matches your alert", "$450,000 · 3 beds · 12 Oak St", "-"],
+        },
+      },
+    ]);
   });
 
   it("maps a bad token to a rejection with the fix, never the token", async () => {

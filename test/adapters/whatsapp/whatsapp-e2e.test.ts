@@ -19,9 +19,16 @@ let chatbot: ScriptedChatbot;
 let running: RunningBridge;
 let webhook: string;
 
+/**
+ * The emulator's clock runs from when the recorded delivery was sent, as if it were replayed then: its message opens
+ * the user's 24-hour window, which the emulator counts from the message's timestamp as Meta does.
+ */
+const RECORDED_AT = Number(fixture.firstMessage.entry[0].changes[0].value.messages[0].timestamp) * 1000;
+const startedAt = Date.now();
+
 beforeAll(async () => {
   [whatsapp, rentals, chatbot] = await Promise.all([
-    WhatsAppEmulator.start({ phoneNumberId: fixture.phoneNumberId }),
+    WhatsAppEmulator.start({ phoneNumberId: fixture.phoneNumberId, now: () => RECORDED_AT + Date.now() - startedAt }),
     WhatsAppEmulator.start({
       phoneNumberId: "200000000000002",
       accessToken: "EAAG-rentals",

@@ -48,6 +48,8 @@ describe("parseDelivery", () => {
           text: "What is Vercel?",
           media: [],
           receivedAt: new Date(0),
+          // The recording's timestamp: when the user sent it by Meta's clock.
+          sentAt: new Date(1772998024_000),
         },
       ],
       statuses: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alertText, MAX_ALERT_LINES } from "../../../src/bridge/alerts/alert-text.js";
+import { alertTemplateParameters, alertText, MAX_ALERT_LINES } from "../../../src/bridge/alerts/alert-text.js";
 import type { PendingAlert } from "../../../src/bridge/alerts/saved-searches.js";
 import { cardFromListing } from "../../../src/bridge/listings/card-from-listing.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";
@@ -31,5 +31,33 @@ describe("alert text", () => {
     const text = alertText(Array.from({ length: MAX_ALERT_LINES + 3 }, (_, n) => alert(`TX-${n}`, "new")));
     expect(text.split("\n").filter((line) => line.startsWith("• "))).toHaveLength(MAX_ALERT_LINES);
     expect(text).toContain("\n…and 3 more.\n");
+  });
+});
+
+describe("alert template parameters", () => {
+  it("say what happened to one listing, then the listing in one line and its page", () => {
+    expect(alertTemplateParameters([alert("TX-1", "price-drop")])).toEqual([
+      "A home on your alert dropped its price",
+      "$450,000 · 3 beds · 12 Oak St, Austin, TX 78701",
+      "https://homes.test/listing/tx-1",
+    ]);
+    expect(alertTemplateParameters([alert("TX-1", "new")])[0]).toBe("A new home matches your alert");
+    expect(alertTemplateParameters([alert("TX-1", "now-active")])[0]).toBe("A home on your alert is now on the market");
+  });
+
+  it("count several and name the first", () => {
+    const [happened, first] = alertTemplateParameters([
+      alert("TX-7", "new"),
+      alert("TX-8", "new"),
+      alert("TX-9", "new"),
+    ]);
+    expect(happened).toBe("3 homes match your alerts");
+    expect(first).toBe("$450,000 · 3 beds · 12 Oak St, Austin, TX 78701");
+  });
+
+  it("put a dash for a listing without a page, as a template variable may not be empty", () => {
+    const bare: PendingAlert = { ...alert("TX-1", "new") };
+    bare.card = { ...bare.card, url: "" };
+    expect(alertTemplateParameters([bare])[2]).toBe("-");
   });
 });

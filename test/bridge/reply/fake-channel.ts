@@ -1,5 +1,6 @@
 import { vi } from "vitest";
 import {
+  type AlertTemplate,
   type Budget,
   type Channel,
   type ChannelCapabilities,
@@ -51,6 +52,8 @@ export interface FakeChannelOptions {
   latencyMs?: number;
   /** The channel's length of rendered markdown ({@link Channel.measure}); none by default. */
   measure?: (markdown: string) => number;
+  /** The channel has an alert template: what it is sent with goes into {@link FakeChannel.templates}. */
+  alertTemplate?: boolean;
 }
 
 interface Fault {
@@ -92,10 +95,21 @@ export class FakeChannel implements Channel {
   private nextId = 1;
 
   readonly measure?: (markdown: string) => number;
+  readonly alertTemplate?: AlertTemplate;
+  /** The alert templates sent, with their variables. */
+  readonly templates: { chatId: string; parameters: readonly string[] }[] = [];
 
   constructor(private readonly options: FakeChannelOptions = {}) {
     this.limits = options.limits ?? TELEGRAM_LIMITS;
     if (options.measure) this.measure = options.measure;
+    if (options.alertTemplate) {
+      this.alertTemplate = {
+        send: async (target, parameters) => {
+          this.templates.push({ chatId: target.chatId, parameters });
+          return { id: String(this.nextId++) };
+        },
+      };
+    }
     const enforce = options.enforce === undefined ? this.limits : options.enforce;
     this.bot = enforce ? fakeLimit(enforce.perBot) : undefined;
     const drafts = enforce ? enforce.drafts : undefined;
