@@ -87,6 +87,7 @@ describe("loadConfig", () => {
               webhookSecret: undefined,
               apiRoot: "https://api.telegram.org",
               mode: "webhook",
+              draftRates: { chat: 2, bot: 300 },
             },
           },
         ],
@@ -144,6 +145,8 @@ describe("loadConfig", () => {
       TELEGRAM_API_ROOT: "http://127.0.0.1:8081/",
       TELEGRAM_MODE: "polling",
       TELEGRAM_WEBHOOK_SECRET: "only-the-default-bot",
+      // Drafts' pace applies to every bot.
+      TELEGRAM_DRAFT_CHAT_RATE: "1.5",
       WHATSAPP_API_VERSION: "v25.0",
       WHATSAPP_STREAMING: "whole",
       // The default bot's template is its number's: another number takes only the language from here.
@@ -154,7 +157,13 @@ describe("loadConfig", () => {
     const botsOf = (name: string) => config.channels.find(({ plugin }) => plugin.name === name)?.bots;
     expect(botsOf("telegram")?.[1]).toEqual({
       botId: "sales",
-      settings: { botToken: token, webhookSecret: undefined, apiRoot: "http://127.0.0.1:8081", mode: "polling" },
+      settings: {
+        botToken: token,
+        webhookSecret: undefined,
+        apiRoot: "http://127.0.0.1:8081",
+        mode: "polling",
+        draftRates: { chat: 1.5, bot: 300 },
+      },
     });
     expect(botsOf("whatsapp")?.[1]).toEqual({
       botId: "sales",
