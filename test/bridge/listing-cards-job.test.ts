@@ -65,7 +65,7 @@ function start(channel: CardChannel, listingCardsMax = 3): Bridge {
 }
 
 let eventSeq = 0;
-function inbound(text: string, chatId = "c1"): InboundMessage {
+function inbound(text: string, chatId = "c1", fields: Partial<InboundMessage> = {}): InboundMessage {
   return {
     channel: "fake",
     botId: "bot",
@@ -75,8 +75,15 @@ function inbound(text: string, chatId = "c1"): InboundMessage {
     text,
     media: [],
     receivedAt: new Date(),
+    ...fields,
   };
 }
+
+/** A tap on a card's "Book a viewing" of listing `mls`. */
+const viewingTap = (mls: string, chatId = "c1") =>
+  inbound(`Book a viewing of MLS ${mls}`, chatId, { cardAction: { action: "viewing", mlsNumber: mls } });
+
+const GREETING = "Hi! How can I help you today?";
 
 beforeAll(async () => {
   api = await FakeChatbotApi.start();
@@ -174,7 +181,7 @@ describe("listing cards as a step of the answer job", () => {
 });
 
 describe("a conversation opened from a listing's link", () => {
-  it("resumed after its holder stopped mid-card, sends the card and the question once, the visit counted once", async () => {
+  it("resumed after its holder stopped mid-card, sends the greeting, the card and the question once, the visit counted once", async () => {
     const visits: unknown[] = [];
     api.route("POST", "/chat/Chatbot/LeadAdd", (req, res) => {
       visits.push(req.body);
@@ -199,8 +206,57 @@ describe("a conversation opened from a listing's link", () => {
     start(second, 0);
     await holds(async () => (await store.work.stats()).items === 0, 10_000);
     expect(second.cardSends.map((send) => send.mls)).toEqual([["TX-2"]]);
+    // The first contact was greeted before the card, once: by the first holder.
+    expect(first.messagesIn("c1").map((message) => message.text)).toEqual([GREETING]);
     expect(second.messagesIn("c1").map((message) => message.text)).toEqual(["Would you like to book a viewing?"]);
-    expect([...first.messagesIn("c1"), ...second.messagesIn("c1")]).toHaveLength(1);
     expect(visits).toEqual([expect.objectContaining({ Type: "ListingVisit", Content: "MLS TX-2 via fake" })]);
+  });
+});
+
+describe("the first message of a conversation", () => {
+  it("a tap on Book a viewing gets the greeting first, once, then the flow's question", async () => {
+    const channel = new CardChannel();
+    start(channel);
+    await bridges[0]?.accept(viewingTap("TX-1"));
+    await holds(() => channel.messagesIn("c1").length === 2, 5_000);
+    expect(channel.messagesIn("c1").map((message) => message.text)).toEqual([
+      GREETING,
+      expect.stringMatching(/^When would you like to visit /),
+    ]);
+    await bridges[0]?.accept(inbound("Saturday at 10am"));
+    await holds(() => channel.messagesIn("c1").length === 3, 5_000);
+    expect(channel.messagesIn("c1").filter((message) => message.text === GREETING)).toHaveLength(1);
+  });
+
+  it("a listing link's code gets the greeting first, then the card and the viewing question", async () => {
+    const channel = new CardChannel();
+    start(channel);
+    await bridges[0]?.accept(inbound("l-TX-3"));
+    await holds(() => channel.messagesIn("c1").length === 2, 5_000);
+    expect(channel.messagesIn("c1").map((message) => message.text)).toEqual([
+      GREETING,
+      "Would you like to book a viewing?",
+    ]);
+    expect(channel.cardSends.map((send) => send.mls)).toEqual([["TX-3"]]);
+    // Again later: no second greeting.
+    await bridges[0]?.accept(inbound("l-TX-2"));
+    await holds(() => channel.messagesIn("c1").length === 3, 5_000);
+    expect(channel.messagesIn("c1").filter((message) => message.text === GREETING)).toHaveLength(1);
+  });
+});
+
+describe("the bridge's own words in the chatbot's AIResponseLanguage", () => {
+  it("asks the viewing flow's and the listing link's questions in Spanish", async () => {
+    api.route("POST", "/chat/Chatbot/Get", (_req, res) =>
+      sendEnvelope(res, { serialNumber: "bot-1", AIResponseLanguage: "Spanish" }),
+    );
+    const channel = new CardChannel();
+    start(channel);
+    await bridges[0]?.accept(inbound("l-TX-3", "es1"));
+    await holds(() => channel.messagesIn("es1").length === 2, 5_000);
+    expect(channel.messagesIn("es1")[1]?.text).toBe("¿Te gustaría reservar una visita?");
+    await bridges[0]?.accept(viewingTap("TX-1", "es1"));
+    await holds(() => channel.messagesIn("es1").length === 3, 5_000);
+    expect(channel.messagesIn("es1")[2]?.text).toMatch(/^¿Cuándo te gustaría visitar /);
   });
 });
