@@ -1,11 +1,8 @@
 import type { ListingListItem } from "../../api/types.js";
 
-/**
- * The buttons under a listing card besides "Details" (a link to the listing's page, which needs no bridge): each
- * comes back as a tap the bridge answers. "Similar homes" asks the chatbot; "Book a viewing" starts the viewing
- * flow (src/bridge/viewings/).
- */
-export type CardAction = "similar" | "viewing";
+import type { CardAction } from "./card-action.js";
+
+export type { CardAction } from "./card-action.js";
 
 /**
  * The actions every card offers, in the order their buttons appear: two, so that WhatsApp's three reply buttons
