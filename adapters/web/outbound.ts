@@ -12,7 +12,7 @@ import {
   type SentMessage,
 } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import type { CardAction } from "../../src/bridge/listings/card-actions.js";
+import type { CardAction, CardLabels } from "../../src/bridge/listings/card-actions.js";
 import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
 import type {
   LoggedVisitorEvent,
@@ -60,7 +60,7 @@ export class WebChannel implements Channel {
   /** One row of cards holds an answer's cards (LISTING_CARDS_MAX is 10 at most): it scrolls sideways. */
   readonly cards: CardSurface = {
     perMessage: 10,
-    send: (target, cards, actions) => this.#sendCards(target, cards, actions),
+    send: (target, cards, actions, labels) => this.#sendCards(target, cards, actions, labels),
   };
 
   /** `parts`: visitors' uploads. */
@@ -192,14 +192,20 @@ export class WebChannel implements Channel {
     await this.#append(visitorId, id, event);
   }
 
-  /** Cards as an event of their own, with the actions whose buttons the widget draws under each. */
-  async #sendCards(target: ReplyTarget, cards: readonly ListingCard[], actions: readonly CardAction[]) {
+  /** Cards as an event of their own, with the actions whose buttons the widget draws under each, and their labels. */
+  async #sendCards(
+    target: ReplyTarget,
+    cards: readonly ListingCard[],
+    actions: readonly CardAction[],
+    labels: CardLabels | undefined,
+  ) {
     const id = `c${randomBytes(12).toString("base64url")}`;
     const event: WebChatEvent = {
       type: "cards",
       id,
       cards: [...cards],
       actions: [...actions],
+      labels,
       at: new Date().toISOString(),
     };
     await this.#append(target.chatId, id, event);

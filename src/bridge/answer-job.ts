@@ -9,7 +9,7 @@ import type { Job } from "./job-ledger.js";
 import { isLimitRefusal, limitRefusalText } from "./limit-refusal.js";
 import { listingLinkIn } from "./listings/listing-links.js";
 import { listingReferences } from "./listings/listing-references.js";
-import { cardAsText, cardQuestions, lookUpCards, tapsViewing } from "./listings/listing-steps.js";
+import { cardAsText, cardLabelsOf, cardQuestions, lookUpCards, tapsViewing } from "./listings/listing-steps.js";
 import { recordListingVisit, viewingQuestion } from "./listings/listing-visit.js";
 import { sendCardsOnce } from "./listings/send-cards.js";
 import type { MediaPlan, MediaQuestion } from "./media/media-pipeline.js";
@@ -256,7 +256,15 @@ export class AnswerJob {
       return;
     }
     if (attached.channel.cards)
-      await sendCardsOnce(this.#parts, attached, target, this.#job, "visit-card", async () => cards);
+      await sendCardsOnce(
+        this.#parts,
+        attached,
+        target,
+        this.#job,
+        "visit-card",
+        async () => cards,
+        await cardLabelsOf(bot),
+      );
     else await this.#sendOnce("visit-card", attached, target, { text: cardAsText(card), format: "plain" });
     const question = viewingQuestion((await bot.settings.read().catch(() => undefined))?.AIResponseLanguage);
     await this.#sendOnce("visit-question", attached, target, { text: question, format: "plain" });
@@ -368,10 +376,12 @@ export class AnswerJob {
     const delivered = record.delivered ?? "";
     const max = this.#parts.config.listingCardsMax;
     if (!record.stopped && max > 0) {
-      await sendCardsOnce(this.#parts, attached, this.#last.target, this.#job, `cards:${index}`, async () => {
+      const lookUp = async () => {
         const references = listingReferences(delivered);
         return references.length === 0 ? [] : lookUpCards(bot, references, max);
-      });
+      };
+      const labels = await cardLabelsOf(bot);
+      await sendCardsOnce(this.#parts, attached, this.#last.target, this.#job, `cards:${index}`, lookUp, labels);
     }
     if (ledger.has(`answered:${index}`)) return;
     await this.#parts.handoff.answered(conversation, delivered, record.final?.noAnswer === true, bot.settings, (text) =>

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Bridge } from "../../src/bridge/bridge.js";
 import { type CardSurface, ChannelError } from "../../src/bridge/channel.js";
 import type { InboundMessage, ReplyTarget } from "../../src/bridge/inbound.js";
-import type { CardAction } from "../../src/bridge/listings/card-actions.js";
+import type { CardAction, CardLabels } from "../../src/bridge/listings/card-actions.js";
 import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
 import { createBridgeMetrics } from "../../src/bridge/metrics.js";
 import type { BridgeStore } from "../../src/bridge/store/bridge-store.js";
@@ -21,16 +21,22 @@ const LISTINGS = ["TX-1", "TX-2", "TX-3"].map((mls) => listingItem(mls));
 
 /** A channel whose card sends are recorded, and held or refused on demand. */
 class CardChannel extends FakeChannel {
-  readonly cardSends: { mls: string[]; images: (string | undefined)[]; actions: readonly CardAction[] }[] = [];
+  readonly cardSends: {
+    mls: string[];
+    images: (string | undefined)[];
+    actions: readonly CardAction[];
+    labels: CardLabels | undefined;
+  }[] = [];
   /** Called for each card send; may throw or wait. */
   onCards: (cards: readonly ListingCard[]) => Promise<void> = async () => {};
   readonly cards: CardSurface = {
     perMessage: 1,
-    send: async (_target: ReplyTarget, cards, actions) => {
+    send: async (_target: ReplyTarget, cards, actions, labels) => {
       this.cardSends.push({
         mls: cards.map((card) => card.mlsNumber),
         images: cards.map((card) => card.image),
         actions,
+        labels,
       });
       await this.onCards(cards);
       return { id: `card-${this.cardSends.length}` };
@@ -122,6 +128,11 @@ describe("listing cards as a step of the answer job", () => {
     ]);
     expect(channel.cardSends.map((send) => send.mls)).toEqual([["TX-1"], ["TX-2"], ["TX-3"]]);
     expect(channel.cardSends[0]?.actions).toEqual(["similar", "viewing"]);
+    expect(channel.cardSends[0]?.labels).toEqual({
+      details: "Details",
+      similar: "Similar homes",
+      viewing: "Book a viewing",
+    });
   });
 
   it("sends a card again without its image when the platform refused the image", async () => {
@@ -246,7 +257,7 @@ describe("the first message of a conversation", () => {
 });
 
 describe("the bridge's own words in the chatbot's AIResponseLanguage", () => {
-  it("asks the viewing flow's and the listing link's questions in Spanish", async () => {
+  it("asks the viewing flow's and the listing link's questions, and labels the card's buttons, in Spanish", async () => {
     api.route("POST", "/chat/Chatbot/Get", (_req, res) =>
       sendEnvelope(res, { serialNumber: "bot-1", AIResponseLanguage: "Spanish" }),
     );
@@ -255,6 +266,11 @@ describe("the bridge's own words in the chatbot's AIResponseLanguage", () => {
     await bridges[0]?.accept(inbound("l-TX-3", "es1"));
     await holds(() => channel.messagesIn("es1").length === 2, 5_000);
     expect(channel.messagesIn("es1")[1]?.text).toBe("¿Te gustaría reservar una visita?");
+    expect(channel.cardSends[0]?.labels).toEqual({
+      details: "Detalles",
+      similar: "Casas similares",
+      viewing: "Reservar visita",
+    });
     await bridges[0]?.accept(viewingTap("TX-1", "es1"));
     await holds(() => channel.messagesIn("es1").length === 3, 5_000);
     expect(channel.messagesIn("es1")[2]?.text).toMatch(/^¿Cuándo te gustaría visitar /);

@@ -1,13 +1,10 @@
 import type { CardAction, ListingCard } from "./protocol.js";
 
-/**
- * What each action's button says and, for assistive technology, does (the bridge's labels, src/bridge/listings/
- * card-actions.ts, which the browser bundle does not import).
- */
-const ACTIONS: Record<CardAction, { label: string; describe: (name: string) => string }> = {
-  similar: { label: "Similar homes", describe: (name) => `Similar homes to ${name}` },
-  viewing: { label: "Book a viewing", describe: (name) => `Book a viewing of ${name}` },
-};
+/** What the link and the buttons say: the bridge's labels in the chatbot's language, sent with the cards. */
+export type CardLabels = Record<CardAction | "details", string>;
+
+/** The English labels, for cards sent without theirs (src/bridge/listings/card-actions.ts, not bundled here). */
+const ENGLISH: CardLabels = { details: "Details", similar: "Similar homes", viewing: "Book a viewing" };
 
 /** Each anchor's carousel, so that a newer list replaces the one shown. */
 const shown = new WeakMap<HTMLElement, HTMLElement>();
@@ -34,7 +31,7 @@ function facts(card: ListingCard): string {
  */
 export type CardTap = (card: ListingCard, action: CardAction) => void;
 
-function cardItem(card: ListingCard, actions: readonly CardAction[], onTap: CardTap): HTMLElement {
+function cardItem(card: ListingCard, actions: readonly CardAction[], labels: CardLabels, onTap: CardTap): HTMLElement {
   const item = element("li", "card");
   const name = card.address || `${card.propertyType} ${card.mlsNumber}`.trim();
   if (httpUrl(card.image)) {
@@ -54,18 +51,18 @@ function cardItem(card: ListingCard, actions: readonly CardAction[], onTap: Card
   if (card.status) price.append(" ", element("span", `badge ${card.status === "Sold" ? "sold" : "soon"}`, card.status));
   item.append(price, element("p", "facts", facts(card)), element("p", "address", name));
   if (httpUrl(card.url)) {
-    const details = element("a", "details", "Details");
+    const details = element("a", "details", labels.details);
     details.href = card.url;
     details.target = "_blank";
     details.rel = "noopener noreferrer";
-    details.setAttribute("aria-label", `Details of ${name} (opens in a new tab)`);
+    details.setAttribute("aria-label", `${labels.details}: ${name}`);
     item.append(details);
   }
   for (const action of actions) {
-    const { label, describe } = ACTIONS[action];
-    const button = element("button", `details ${action}`, label);
+    const button = element("button", `details ${action}`, labels[action]);
     button.type = "button";
-    button.setAttribute("aria-label", describe(name));
+    // The visible label first, as speech input users say it.
+    button.setAttribute("aria-label", `${labels[action]}: ${name}`);
     button.addEventListener("click", () => onTap(card, action));
     item.append(button);
   }
@@ -82,6 +79,7 @@ export function showCards(
   anchor: HTMLElement,
   cards: ListingCard[],
   actions: readonly CardAction[],
+  labels: CardLabels | undefined,
   onTap: CardTap,
 ): void {
   shown.get(anchor)?.remove();
@@ -89,7 +87,7 @@ export function showCards(
   if (cards.length === 0) return;
   const list = element("ul", "cards");
   list.setAttribute("aria-label", cards.length === 1 ? "Listing" : `${cards.length} listings`);
-  list.append(...cards.map((card) => cardItem(card, actions, onTap)));
+  list.append(...cards.map((card) => cardItem(card, actions, labels ?? ENGLISH, onTap)));
   anchor.after(list);
   shown.set(anchor, list);
 }

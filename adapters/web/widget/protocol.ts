@@ -81,4 +81,12 @@ export type WebChatEvent =
    * own under the messages before it, each card with a button per action ("Similar homes", "Book a viewing") whose
    * tap the page posts back as the message's `cardAction` (`card:<action>:<MLS>`).
    */
-  | { type: "cards"; id: string; cards: ListingCard[]; actions?: CardAction[] | undefined; at?: string | undefined };
+  | {
+      type: "cards";
+      id: string;
+      cards: ListingCard[];
+      actions?: CardAction[] | undefined;
+      /** What the "Details" link and the buttons say, in the chatbot's language (CardLabels of card-actions.ts). */
+      labels?: Record<CardAction | "details", string> | undefined;
+      at?: string | undefined;
+    };

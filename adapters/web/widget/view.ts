@@ -124,7 +124,9 @@ export class WidgetView {
         this.#log.append(anchor);
         this.#bubbles.set(event.id, anchor);
       }
-      showCards(anchor, event.cards, event.actions ?? [], (card, action) => this.#tapCard(action, card.mlsNumber));
+      showCards(anchor, event.cards, event.actions ?? [], event.labels, (card, action) =>
+        this.#tapCard(action, card.mlsNumber),
+      );
       this.#log.scrollTop = this.#log.scrollHeight;
       return;
     }

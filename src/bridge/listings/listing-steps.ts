@@ -1,6 +1,6 @@
 import type { BotState } from "../bridge-parts.js";
 import type { InboundMessage } from "../inbound.js";
-import { similarHomesQuestion } from "./card-actions.js";
+import { type CardLabels, cardLabels, similarHomesQuestion } from "./card-actions.js";
 import { cardFacts } from "./card-text.js";
 import type { ListingCard } from "./listing-card.js";
 import type { listingReferences } from "./listing-references.js";
@@ -48,6 +48,11 @@ export async function cardQuestions(batch: InboundMessage[], bot: BotState): Pro
 export function cardAsText(card: ListingCard): string {
   const mls = /^MLS/i.test(card.mlsNumber) ? card.mlsNumber : `MLS ${card.mlsNumber}`;
   return [`${mls} · ${card.address}`, cardFacts(card), card.url].join("\n");
+}
+
+/** What a bot's cards' link and buttons say: in its chatbot's AIResponseLanguage (English when unreadable). */
+export async function cardLabelsOf(bot: BotState): Promise<CardLabels> {
+  return cardLabels((await bot.settings.read().catch(() => undefined))?.AIResponseLanguage);
 }
 
 /** Whether the batch has a tap on a card's "Book a viewing". */

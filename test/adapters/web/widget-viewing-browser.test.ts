@@ -97,7 +97,7 @@ describe.skipIf(!browserSupport.available)("Book a viewing in the widget, in Chr
       "Book a viewing",
     ]);
     const book = card.locator("button.viewing");
-    expect(await book.getAttribute("aria-label")).toBe("Book a viewing of 9 Birch Ln, Round Rock, TX 78664");
+    expect(await book.getAttribute("aria-label")).toBe("Book a viewing: 9 Birch Ln, Round Rock, TX 78664");
     const bot = page.locator("#chatbridge-widget .bubble.bot");
     const before = await bot.count();
     await book.click();
@@ -132,7 +132,7 @@ describe.skipIf(!browserSupport.available)("Book a viewing in the widget, in Chr
     const card = page.locator("#chatbridge-widget li.card").last();
     await card.waitFor({ timeout: 15_000 });
     const similar = card.locator("button.similar");
-    expect(await similar.getAttribute("aria-label")).toBe("Similar homes to 9 Birch Ln, Round Rock, TX 78664");
+    expect(await similar.getAttribute("aria-label")).toBe("Similar homes: 9 Birch Ln, Round Rock, TX 78664");
     const bot = page.locator("#chatbridge-widget .bubble.bot");
     const before = await bot.count();
     await similar.click();
