@@ -88,4 +88,21 @@ describe("the web chat opened from a listing's link (routes, scripted chatbot)",
     expect((shown.at(-1) as unknown as { actions: string[] }).actions).toEqual(["similar", "viewing"]);
     await page.close();
   });
+
+  it("keeps a listing's code sent alone (an older widget's opening) out of the visitor's history too", async () => {
+    const { visitor } = (await (await fetch(`${running.url}/webchat/visitors`, { method: "POST" })).json()) as {
+      visitor: string;
+    };
+    const page = await openWebChatStream(running.url, encodeURIComponent(visitor));
+    await fetch(`${running.url}/webchat/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ visitorId: visitor, messageId: "m-listing-2", text: "l-TX-1001" }),
+    });
+    await until(() =>
+      page.events.some((event) => event.text === "Would you like to book a viewing?") ? true : undefined,
+    );
+    expect(page.events.filter((event) => event.from === "visitor")).toEqual([]);
+    await page.close();
+  });
 });
