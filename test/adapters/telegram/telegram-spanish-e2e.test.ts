@@ -66,7 +66,8 @@ async function settled(chatId: number, count: number): Promise<EmulatedMessage[]
 }
 
 const buttons = (card: EmulatedMessage | undefined) =>
-  (card?.replyMarkup as { inline_keyboard: { text: string; callback_data?: string }[][] }).inline_keyboard[0] ?? [];
+  (card?.replyMarkup as { inline_keyboard?: { text: string; callback_data?: string }[][] } | undefined)
+    ?.inline_keyboard?.[0] ?? [];
 
 describe("a Spanish-speaking chatbot over Telegram", () => {
   it("labels the card's buttons and asks the viewing flow's question in Spanish", async () => {
