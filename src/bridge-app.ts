@@ -131,7 +131,6 @@ export async function startBridge(
       sessionIdleMs: config.bridge.sessionIdleMs,
       handoff: { canMail: outbox !== undefined, email: config.bridge.handoff.email },
       maxAudioSeconds: config.bridge.media.maxAudioSeconds,
-      listingCardsMax: config.bridge.listingCardsMax,
     };
     for (const { plugin, bots } of config.channels) {
       const context = { bots, bridge, http: channelRoutes, store: bridgeStore, log, metrics, onMalformed, receive };

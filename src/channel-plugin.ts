@@ -87,8 +87,6 @@ export interface Deployment {
   handoff: { canMail: boolean; email: string | undefined };
   /** MEDIA_MAX_AUDIO_SECONDS: the longest recording the media pipeline forwards. */
   maxAudioSeconds: number;
-  /** LISTING_CARDS_MAX: the listing cards shown after one answer at most (0 shows none). */
-  listingCardsMax: number;
 }
 
 /** What a plugin's `start` gets. */

@@ -11,12 +11,7 @@ import type {
 } from "../../src/bridge/channel.js";
 import { ChannelError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import {
-  CARD_ACTION_LABELS,
-  type CardAction,
-  cardActionId,
-  DETAILS_LABEL,
-} from "../../src/bridge/listings/card-actions.js";
+import { CARD_LABELS, type CardAction, type CardLabels, cardActionId } from "../../src/bridge/listings/card-actions.js";
 import { cardFacts, cardKind, cutText } from "../../src/bridge/listings/card-text.js";
 import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
@@ -138,7 +133,7 @@ export class SlackChannel implements Channel {
    */
   readonly cards: CardSurface = {
     perMessage: 1,
-    send: async (target, cards, actions) => {
+    send: async (target, cards, actions, labels = CARD_LABELS) => {
       const [card] = cards;
       if (!card) throw new ChannelError("rejected", "no listing card to send");
       try {
@@ -148,7 +143,7 @@ export class SlackChannel implements Channel {
             thread_ts: target.threadId,
             // What notifications show.
             text: escapeMrkdwn(`${cardFacts(card)} — ${card.address}`),
-            blocks: cardBlocks(card, actions),
+            blocks: cardBlocks(card, actions, labels),
             unfurl_links: false,
             unfurl_media: false,
           }),
@@ -377,7 +372,7 @@ const URL_LIMIT = 3_000;
 const escapeMrkdwn = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
 /** A card as blocks: the section with its photo as accessory, then its buttons. */
-function cardBlocks(card: ListingCard, actions: readonly CardAction[]): { type: string }[] {
+function cardBlocks(card: ListingCard, actions: readonly CardAction[], labels: CardLabels): { type: string }[] {
   const lines = [`*${escapeMrkdwn(cardFacts(card))}*`, escapeMrkdwn(card.address)];
   const kind = [cardKind(card), card.mlsNumber ? `MLS ${card.mlsNumber}` : ""].filter(Boolean).join(" · ");
   if (kind) lines.push(escapeMrkdwn(kind));
@@ -399,7 +394,7 @@ function cardBlocks(card: ListingCard, actions: readonly CardAction[]): { type: 
     buttons.push({
       type: "button",
       action_id: DETAILS_ACTION,
-      text: { type: "plain_text", text: DETAILS_LABEL },
+      text: { type: "plain_text", text: labels.details },
       url: card.url,
     });
   }
@@ -409,7 +404,7 @@ function cardBlocks(card: ListingCard, actions: readonly CardAction[]): { type: 
     buttons.push({
       type: "button",
       action_id: `chatbridge_card_${action}`,
-      text: { type: "plain_text", text: truncate(CARD_ACTION_LABELS[action], 75) },
+      text: { type: "plain_text", text: truncate(labels[action], 75) },
       value,
     });
   }

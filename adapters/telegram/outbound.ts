@@ -12,12 +12,7 @@ import type {
 } from "../../src/bridge/channel.js";
 import { ChannelError, MediaTooLargeError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import {
-  CARD_ACTION_LABELS,
-  type CardAction,
-  cardActionId,
-  DETAILS_LABEL,
-} from "../../src/bridge/listings/card-actions.js";
+import { CARD_LABELS, type CardAction, type CardLabels, cardActionId } from "../../src/bridge/listings/card-actions.js";
 import { cardFacts, cardKind, cutText } from "../../src/bridge/listings/card-text.js";
 import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
@@ -131,13 +126,13 @@ export class TelegramChannel implements Channel {
    */
   readonly cards: CardSurface = {
     perMessage: 1,
-    send: async (target, cards, actions) => {
+    send: async (target, cards, actions, labels = CARD_LABELS) => {
       const [card] = cards;
       if (!card) throw new ChannelError("rejected", "no listing card to send");
       const options = {
         parse_mode: "HTML" as const,
         message_thread_id: threadIdOf(target),
-        reply_markup: cardKeyboard(card, actions),
+        reply_markup: cardKeyboard(card, actions, labels),
       };
       if (card.image) {
         const message = await this.#call(() =>
@@ -339,12 +334,16 @@ function cardHtml(card: ListingCard, max: number): string {
  * The buttons under a card: "Details" (a link, when the listing has a page) and one per action, side by side. An
  * action whose data would pass 64 bytes (a very long MLS number) is left out.
  */
-function cardKeyboard(card: ListingCard, actions: readonly CardAction[]): InlineKeyboardMarkup | undefined {
+function cardKeyboard(
+  card: ListingCard,
+  actions: readonly CardAction[],
+  labels: CardLabels,
+): InlineKeyboardMarkup | undefined {
   const row: InlineKeyboardButton[] = [];
-  if (/^https?:\/\//i.test(card.url)) row.push({ text: DETAILS_LABEL, url: card.url });
+  if (/^https?:\/\//i.test(card.url)) row.push({ text: labels.details, url: card.url });
   for (const action of actions) {
     const data = cardActionId(action, card.mlsNumber, CALLBACK_DATA_BYTES);
-    if (data) row.push({ text: CARD_ACTION_LABELS[action], callback_data: data });
+    if (data) row.push({ text: labels[action], callback_data: data });
   }
   return row.length === 0 ? undefined : { inline_keyboard: [row] };
 }

@@ -12,8 +12,8 @@ import { readWidgetScript } from "./widget-bundle.js";
 
 /**
  * The web chat's variables: the key of visitors' identities, for deployments that want to set or rotate it, the
- * limits per visitor and per client address. How many listing cards an answer shows at most is chatbridge's own
- * LISTING_CARDS_MAX, shared by every channel.
+ * limits per visitor and per client address. Listing cards come through its card surface like on every channel
+ * (LISTING_CARDS_MAX, shared by every channel).
  */
 const WEB_VARIABLES = {
   WEB_CHAT_SECRET: {
@@ -43,12 +43,10 @@ export const webPlugin = defineChannelPlugin<
   botEntry: undefined,
   settingsForBot: (_entry, defaults) => defaults,
   conversationLink: async (_settings, start, deployment) => webConversationLink(start, deployment),
-  start: async ({ bots, bridge, http, store, log, metrics, receive, deployment }) => {
+  start: async ({ bots, bridge, http, store, metrics, receive, deployment }) => {
     const settings = bots[0]?.settings;
     const files = new VisitorFiles(store.keyv);
-    const lookup = bridge.chatbotOf("default")?.listingCards;
-    const cards = lookup && { lookup, max: deployment.listingCardsMax, log };
-    const channel = new WebChannel(store.visitorEvents, "default", { files, cards });
+    const channel = new WebChannel(store.visitorEvents, "default", { files });
     bridge.attach(channel);
     if (receive) {
       const chatbot = bridge.chatbotOf(channel.botId);

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Response } from "express";
 import {
+  type CardSurface,
   type Channel,
   type ChannelCapabilities,
   ChannelError,
@@ -11,6 +12,8 @@ import {
   type SentMessage,
 } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
+import type { CardAction, CardLabels } from "../../src/bridge/listings/card-actions.js";
+import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
 import type {
   LoggedVisitorEvent,
   VisitorEventRetention,
@@ -18,7 +21,6 @@ import type {
   VisitorSubscription,
 } from "../../src/bridge/store/visitor-events.js";
 import { markdownToWebHtml, measureWebHtml, plainToWebHtml } from "./format.js";
-import { MessageCards, type WebChatCards } from "./message-cards.js";
 import { type VisitorFileKind, type VisitorFiles, visitorFileOf } from "./visitor-files.js";
 import type { WebChatEvent } from "./widget/protocol.js";
 
@@ -39,8 +41,9 @@ const RETENTION: VisitorEventRetention = { messages: 200, idleMs: 60 * 60 * 1000
  * from its Last-Event-ID. Message ids are random, so an edit by any instance — also one resuming an answer after a
  * crash — replaces the message the page shows, and never another one.
  *
- * With `cards`, the listings a message names follow it as a `cards` event, in the background (see
- * {@link MessageCards}): a send or an edit never waits for them.
+ * Listing cards come through its card surface like on every channel (the job's cards step after an answer, the card
+ * of a listing's link): a `cards` event of its own, which the widget draws as a row of cards under the answer with
+ * the actions' buttons.
  */
 export class WebChannel implements Channel {
   readonly name = "web";
@@ -51,19 +54,22 @@ export class WebChannel implements Channel {
     minUpdateIntervalMs: { private: 50, group: 50 },
   };
 
-  readonly #cards: MessageCards | undefined;
   /** Where the upload route keeps visitors' photos and recordings (none: the channel takes text only). */
   readonly files: VisitorFiles | undefined;
 
-  /** `parts`: visitors' uploads, and the listing cards looked up for the listings an answer names (none: no cards). */
+  /** One row of cards holds an answer's cards (LISTING_CARDS_MAX is 10 at most): it scrolls sideways. */
+  readonly cards: CardSurface = {
+    perMessage: 10,
+    send: (target, cards, actions, labels) => this.#sendCards(target, cards, actions, labels),
+  };
+
+  /** `parts`: visitors' uploads. */
   constructor(
     readonly events: VisitorEvents,
     readonly botId = "default",
-    parts: { files?: VisitorFiles | undefined; cards?: WebChatCards | undefined } = {},
+    parts: { files?: VisitorFiles | undefined } = {},
   ) {
     this.files = parts.files;
-    const { cards } = parts;
-    this.#cards = cards && new MessageCards(cards, (visitorId, key, event) => this.#append(visitorId, key, event));
   }
 
   capabilities(): ChannelCapabilities {
@@ -184,7 +190,26 @@ export class WebChannel implements Channel {
       retryAt: text.retryAt?.toISOString(),
     };
     await this.#append(visitorId, id, event);
-    this.#cards?.follow(visitorId, id, text.text);
+  }
+
+  /** Cards as an event of their own, with the actions whose buttons the widget draws under each, and their labels. */
+  async #sendCards(
+    target: ReplyTarget,
+    cards: readonly ListingCard[],
+    actions: readonly CardAction[],
+    labels: CardLabels | undefined,
+  ) {
+    const id = `c${randomBytes(12).toString("base64url")}`;
+    const event: WebChatEvent = {
+      type: "cards",
+      id,
+      cards: [...cards],
+      actions: [...actions],
+      labels,
+      at: new Date().toISOString(),
+    };
+    await this.#append(target.chatId, id, event);
+    return { id };
   }
 
   async #append(visitorId: string, message: string | undefined, event: WebChatEvent): Promise<void> {

@@ -5,6 +5,7 @@ import type { ChatbotView } from "../../src/bridge/chatbot-link.js";
 import { contactLink, isContact } from "../../src/bridge/contact.js";
 import type { InboundMessage, InboundSink } from "../../src/bridge/inbound.js";
 import { cardActionText, readCardActionId } from "../../src/bridge/listings/card-actions.js";
+import { mlsOfCode } from "../../src/bridge/listings/listing-links.js";
 import { etagMatches } from "../../src/etag-match.js";
 import { originAllowed, originRefusal, widgetCors } from "./origins.js";
 import type { WebChannel } from "./outbound.js";
@@ -372,14 +373,16 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
       // The store is unreachable: say so, so the page can offer to send again; nothing was queued.
       .catch(() => "unavailable" as const);
     if (outcome === "accepted") {
-      // Commands stay out of the history; a request for a person is kept with the contact given.
+      // Commands stay out of the history, and so does a listing's code sent alone (the opening of a listing's link
+      // by a widget from before it sent `/start <code>`); a request for a person is kept with the contact given.
       const said =
         text === "/reset"
           ? "reset"
           : contact
             ? { text: `Asked for a person: ${contact}` }
             : { text, files: files.map((file) => file.kind) };
-      if (said === "reset" || !text.startsWith("/") || contact) {
+      const opening = mlsOfCode(text.trim()) !== undefined;
+      if (said === "reset" || (!text.startsWith("/") && !opening) || contact) {
         // The message is taken whatever happens to its history: a failure here only means a reload will not show it.
         await channel.recordVisitor(id, messageId, said).catch(() => {});
       }

@@ -10,12 +10,7 @@ import type {
 } from "../../src/bridge/channel.js";
 import { ChannelError, MediaTooLargeError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import {
-  CARD_ACTION_LABELS,
-  type CardAction,
-  cardActionId,
-  DETAILS_LABEL,
-} from "../../src/bridge/listings/card-actions.js";
+import { CARD_LABELS, type CardAction, type CardLabels, cardActionId } from "../../src/bridge/listings/card-actions.js";
 import { cardFacts, cardKind, cutText } from "../../src/bridge/listings/card-text.js";
 import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
@@ -124,11 +119,11 @@ export class WhatsAppChannel implements Channel {
    */
   readonly cards: CardSurface = {
     perMessage: 1,
-    send: async (target, cards, actions) => {
+    send: async (target, cards, actions, labels = CARD_LABELS) => {
       const [card] = cards;
       if (!card) throw new ChannelError("rejected", "no listing card to send");
       if (card.image) await checkImage(card.image);
-      return this.#message(target, cardMessage(card, actions));
+      return this.#message(target, cardMessage(card, actions, labels));
     },
   };
 
@@ -314,12 +309,12 @@ function interactive(body: string, quickReplies: string[] | undefined): object |
  * A card as a message: reply buttons with the image as header when there are actions to offer, else an image with
  * the card as caption, or text.
  */
-function cardMessage(card: ListingCard, actions: readonly CardAction[]): object {
-  const body = cardBody(card);
+function cardMessage(card: ListingCard, actions: readonly CardAction[], labels: CardLabels): object {
+  const body = cardBody(card, labels);
   const buttons = actions
     .flatMap((action) => {
       const id = cardActionId(action, card.mlsNumber, BUTTON_ID_LIMIT);
-      return id ? [{ type: "reply", reply: { id, title: cut(CARD_ACTION_LABELS[action], BUTTON_TITLE_LIMIT) } }] : [];
+      return id ? [{ type: "reply", reply: { id, title: cut(labels[action], BUTTON_TITLE_LIMIT) } }] : [];
     })
     .slice(0, MAX_BUTTONS);
   const footer = card.mlsNumber ? { footer: { text: cut(`MLS ${card.mlsNumber}`, FOOTER_LIMIT) } } : {};
@@ -343,9 +338,9 @@ function cardMessage(card: ListingCard, actions: readonly CardAction[]): object 
  * A card's text in WhatsApp's markup, within an interactive body's 1,024 characters: the facts in bold, the address,
  * the kind, and the Details address (kept whole: the address is shortened first, then the kind).
  */
-function cardBody(card: ListingCard): string {
+function cardBody(card: ListingCard, labels: CardLabels): string {
   const facts = `*${cutText(cardFacts(card), 200)}*`;
-  const details = /^https?:\/\//i.test(card.url) ? `${DETAILS_LABEL}: ${card.url}` : "";
+  const details = /^https?:\/\//i.test(card.url) ? `${labels.details}: ${card.url}` : "";
   const used = (lines: string[]) => lines.reduce((sum, line) => sum + [...line].length + 1, 0);
   const room = (lines: string[]) => Math.max(0, INTERACTIVE_BODY_LIMIT - used(lines));
   const address = cutText(card.address, room([facts, details, ""]));

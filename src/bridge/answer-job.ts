@@ -7,12 +7,10 @@ import type { HandoffBot } from "./handoff/handoff-routing.js";
 import type { InboundMessage, ReplyTarget } from "./inbound.js";
 import type { Job } from "./job-ledger.js";
 import { isLimitRefusal, limitRefusalText } from "./limit-refusal.js";
-import { similarHomesQuestion } from "./listings/card-actions.js";
-import { cardFacts } from "./listings/card-text.js";
-import type { ListingCard } from "./listings/listing-card.js";
 import { listingLinkIn } from "./listings/listing-links.js";
 import { listingReferences } from "./listings/listing-references.js";
-import { recordListingVisit, VIEWING_QUESTION } from "./listings/listing-visit.js";
+import { cardAsText, cardLabelsOf, cardQuestions, lookUpCards, tapsViewing } from "./listings/listing-steps.js";
+import { recordListingVisit, viewingQuestion } from "./listings/listing-visit.js";
 import { sendCardsOnce } from "./listings/send-cards.js";
 import type { MediaPlan, MediaQuestion } from "./media/media-pipeline.js";
 import { refusalText } from "./media/refusals.js";
@@ -20,12 +18,6 @@ import { type AnswerProgress, streamReply } from "./reply/reply-streamer.js";
 
 /** Longest time the files of one question may take to download, convert and upload (a 100 MB video included). */
 const MEDIA_TIMEOUT_MS = 120_000;
-
-/**
- * Longest time the listing cards of one answer may take to look up; the answer was delivered before, but the
- * conversation's next message waits for its turn.
- */
-const CARDS_LOOKUP_MS = 10_000;
 
 /** What the ledger keeps of one question: how far its answer got. */
 interface AskRecord {
@@ -91,8 +83,12 @@ export class AnswerJob {
       // A tap on "Book a viewing" and the messages that answer its questions are the viewing flow's; a command
       // leaves the flow and is handled as usual.
       const leaves = command !== undefined || text.startsWith("/") || visited !== undefined;
-      if (await this.#viewing(attached, bot, leaves)) return;
+      // A first message that starts a flow or opens a listing gets the greeting first, on its own.
+      const greet = () => this.#sendOnce("greeting", attached, last.target, bot.greeter.greeting());
+      if (!(await this.#paused()) && (await this.#viewing(attached, bot, leaves, firstContact ? greet : undefined)))
+        return;
       if (visited !== undefined) {
+        if (firstContact) await greet();
         await this.#listingVisit(attached, bot, visited);
         return;
       }
@@ -111,18 +107,16 @@ export class AnswerJob {
         if (alertReply) await ledger.record("alerts", alertReply);
       }
       if (alertReply) {
-        if (firstContact) await this.#sendOnce("greeting", attached, last.target, bot.greeter.greeting());
+        if (firstContact) await greet();
         await this.#sendOnce("alerts-reply", attached, last.target, alertReply);
         return;
       }
       // A tap on a listing card's button asks the question it stands for, built once from the listing.
       if (this.#batch.some((message) => message.cardAction)) {
-        text = await this.#once("card-questions", () => this.#cardQuestions(bot));
+        text = await this.#once("card-questions", () => cardQuestions(this.#batch, bot));
       }
       // A message the handoff desk answers (a request for a person) gets the greeting first, on its own.
-      const greetFirst = firstContact
-        ? () => this.#sendOnce("greeting", attached, last.target, bot.greeter.greeting())
-        : undefined;
+      const greetFirst = firstContact ? greet : undefined;
       if (await this.#handoff(attached, bot, text, greetFirst)) {
         if (greetFirst) await greetFirst();
         return;
@@ -203,13 +197,19 @@ export class AnswerJob {
    * its work is not redone either); its replies are sent once each and its lead recorded once. True when the
    * messages were the flow's and are not to be asked.
    */
-  async #viewing(attached: Attached, bot: BotState, isCommand: boolean): Promise<boolean> {
+  async #viewing(
+    attached: Attached,
+    bot: BotState,
+    isCommand: boolean,
+    greet: (() => Promise<void>) | undefined,
+  ): Promise<boolean> {
     const { conversation } = this.#job;
     const turn = await this.#once(
       "viewing",
       async () => (await this.#parts.viewings.handle(conversation, this.#batch, isCommand, bot)) ?? null,
     );
     if (!turn) return false;
+    await greet?.();
     for (const [index, text] of turn.replies.entries()) {
       await this.#sendOnce(`viewing-send:${index}`, attached, this.#last.target, { text, format: "plain" });
     }
@@ -223,23 +223,21 @@ export class AnswerJob {
     return true;
   }
 
-  /** The batch's text with each tap on a card's button as the question it asks ("Similar homes": like that listing). */
-  async #cardQuestions(bot: BotState): Promise<string> {
-    const texts = await Promise.all(
-      this.#batch.map(async (message) => {
-        const tap = message.cardAction;
-        if (!tap) return message.text.trim();
-        const item = await bot.listings.listing(tap.mlsNumber);
-        return item && tap.action === "similar" ? similarHomesQuestion(item) : message.text.trim();
-      }),
-    );
-    return texts.filter(Boolean).join("\n");
+  /**
+   * Whether a person has the conversation when the batch taps "Book a viewing": the bot is paused, so the tap is a
+   * message for that person (the handoff desk forwards it, naming the listing), not the bot's flow. Recorded, so a
+   * resumed job decides the same way.
+   */
+  async #paused(): Promise<boolean> {
+    if (!tapsViewing(this.#batch)) return false;
+    const { conversation } = this.#job;
+    return this.#once("paused", async () => (await this.#parts.handoff.desk.active(conversation)) !== undefined);
   }
 
   /**
-   * A conversation opened from the link of listing `mlsNumber` (`chatbridge links`): instead of the greeting, the
-   * listing's card and {@link VIEWING_QUESTION}, each a step of the ledger; the visit counted once, with the lookup.
-   * A listing that is gone gets the greeting.
+   * A conversation opened from the link of listing `mlsNumber` (`chatbridge links`): the listing's card and the
+   * viewing question, each a step of the ledger (after the greeting on first contact); the visit counted once, with
+   * the lookup. A listing that is gone gets the greeting.
    */
   async #listingVisit(attached: Attached, bot: BotState, mlsNumber: string): Promise<void> {
     const { metrics, log } = this.#parts;
@@ -258,14 +256,18 @@ export class AnswerJob {
       return;
     }
     if (attached.channel.cards)
-      await sendCardsOnce(this.#parts, attached, target, this.#job, "visit-card", async () => cards);
-    else {
-      // Named as an answer would name it: the web chat shows the card after this text, as after any answer.
-      const mls = /^MLS/i.test(card.mlsNumber) ? card.mlsNumber : `MLS ${card.mlsNumber}`;
-      const text = [`${mls} · ${card.address}`, cardFacts(card), card.url].join("\n");
-      await this.#sendOnce("visit-card", attached, target, { text, format: "plain" });
-    }
-    await this.#sendOnce("visit-question", attached, target, { text: VIEWING_QUESTION, format: "plain" });
+      await sendCardsOnce(
+        this.#parts,
+        attached,
+        target,
+        this.#job,
+        "visit-card",
+        async () => cards,
+        await cardLabelsOf(bot),
+      );
+    else await this.#sendOnce("visit-card", attached, target, { text: cardAsText(card), format: "plain" });
+    const question = viewingQuestion((await bot.settings.read().catch(() => undefined))?.AIResponseLanguage);
+    await this.#sendOnce("visit-question", attached, target, { text: question, format: "plain" });
   }
 
   /** The questions to ask: the text, or what the files became (downloaded, converted and uploaded once). */
@@ -374,10 +376,12 @@ export class AnswerJob {
     const delivered = record.delivered ?? "";
     const max = this.#parts.config.listingCardsMax;
     if (!record.stopped && max > 0) {
-      await sendCardsOnce(this.#parts, attached, this.#last.target, this.#job, `cards:${index}`, async () => {
+      const lookUp = async () => {
         const references = listingReferences(delivered);
         return references.length === 0 ? [] : lookUpCards(bot, references, max);
-      });
+      };
+      const labels = await cardLabelsOf(bot);
+      await sendCardsOnce(this.#parts, attached, this.#last.target, this.#job, `cards:${index}`, lookUp, labels);
     }
     if (ledger.has(`answered:${index}`)) return;
     await this.#parts.handoff.answered(conversation, delivered, record.final?.noAnswer === true, bot.settings, (text) =>
@@ -453,23 +457,6 @@ export class AnswerJob {
 /** A greeting as markdown to open an answer with: plain text has the characters markdown would read escaped. */
 function asMarkdown(text: OutgoingText): string {
   return text.format === "markdown" ? text.text : text.text.replace(/([\\`*_[\]<>#~|])/g, "\\$1");
-}
-
-/** The cards of `references`, or none when the lookup takes longer than {@link CARDS_LOOKUP_MS}. */
-async function lookUpCards(
-  bot: BotState,
-  references: ReturnType<typeof listingReferences>,
-  max: number,
-): Promise<ListingCard[]> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<ListingCard[]>((resolve) => {
-    timer = setTimeout(() => resolve([]), CARDS_LOOKUP_MS);
-  });
-  try {
-    return await Promise.race([bot.listings.cardsFor(references, max), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A complete answer from the ledger, as the stream it came in would end. */

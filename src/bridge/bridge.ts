@@ -178,8 +178,8 @@ export class Bridge {
 
   /**
    * The chatbot a bot of this deployment talks to: its serial number, and its settings as `Get` reads them (kept
-   * `maxAgeMs`, a minute by default; undefined where the API has no such operation), its pictures, and the cards of the
-   * listings its answers name. Undefined for an unknown bot.
+   * `maxAgeMs`, a minute by default; undefined where the API has no such operation) and its pictures. Undefined
+   * for an unknown bot.
    */
   chatbotOf(botId: string): ChatbotView | undefined {
     const bot = this.#bots.get(botId);
@@ -188,7 +188,6 @@ export class Bridge {
       serialNumber: bot.link.serialNumber,
       settings: (maxAgeMs) => bot.settings.read(maxAgeMs),
       picture: (kind) => bot.pictures.read(kind),
-      listingCards: bot.listings,
     };
   }
 

@@ -1,5 +1,5 @@
 import type { MediaRef, ReplyTarget } from "./inbound.js";
-import type { CardAction } from "./listings/card-actions.js";
+import type { CardAction, CardLabels } from "./listings/card-actions.js";
 import type { ListingCard } from "./listings/listing-card.js";
 
 /** How a media download is bounded. */
@@ -191,8 +191,14 @@ export interface CardSurface {
    * per action in `actions` (in that order), whose tap comes back as an {@link InboundMessage} with its `cardAction`.
    * A card without `image` goes as text with the same link and buttons. Throws ChannelError `media` when the
    * platform could not fetch or take an image: the bridge then sends the same cards again without their images.
+   * `labels`: what the link and the buttons say, in the chatbot's language (English when not given).
    */
-  send(target: ReplyTarget, cards: readonly ListingCard[], actions: readonly CardAction[]): Promise<SentMessage>;
+  send(
+    target: ReplyTarget,
+    cards: readonly ListingCard[],
+    actions: readonly CardAction[],
+    labels?: CardLabels,
+  ): Promise<SentMessage>;
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { ChatbotClient, ChatbotPicture, ChatbotSettings, PictureKind } from "../client/index.js";
-import type { ListingCardLookup } from "./listings/listing-cards.js";
 
 /** The chatbot one bot of this deployment talks to. */
 export interface ChatbotLink {
@@ -20,6 +19,4 @@ export interface ChatbotView {
    * ChatIcon) the API serves: the self-hosted server does, the hosted platform does not (undefined there).
    */
   picture?(kind: PictureKind): Promise<ChatbotPicture | undefined>;
-  /** The cards of the listings its answers name (looked up over its RealEstateList); none without it. */
-  listingCards?: ListingCardLookup | undefined;
 }

@@ -13,17 +13,17 @@ import { writeQrFiles } from "./qr-files.js";
 import { LINKS_HELP } from "./usage.js";
 
 /**
- * `chatbridge links <MLS or URL>`: for each enabled channel of the bot `default`, a link that opens a conversation
- * about that listing (each channel plugin builds its own), printed one per line as `<channel> <link>`, and its QR
- * code written as PNG and SVG for yard signs and flyers. The listing is looked up like an answer's card, so a link
- * is never made for a listing the chatbot does not have.
+ * `chatbridge links <MLS or URL> [--bot <id>]`: for each enabled channel of the bot (`default`, or one of
+ * BRIDGE_CONFIG), a link that opens a conversation about that listing (each channel plugin builds its own), printed
+ * one per line as `<channel> <link>`, and its QR code written as PNG and SVG for yard signs and flyers. The listing is
+ * looked up like an answer's card, in that bot's chatbot, so a link is never made for a listing it does not have.
  */
 export async function links(args: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     command: "links",
     usage: LINKS_HELP,
     positionals: true,
-    options: { out: { type: "string" } },
+    options: { out: { type: "string" }, bot: { type: "string" } },
   });
   if (values.help) {
     io.stdout.write(`${LINKS_HELP}\n`);
@@ -34,7 +34,16 @@ export async function links(args: string[], io: CommandIo): Promise<number> {
   if (extra !== undefined)
     throw new UsageError(`unexpected argument ${JSON.stringify(extra)} for "chatbridge links"`, LINKS_HELP);
   const config = loadConfig(io.env, { envFile: io.envFile });
-  const mlsNumber = await findListing(config, reference(written.trim()));
+  const botId = values.bot?.trim() || "default";
+  const known = ["default", ...config.bots.map((bot) => bot.id)];
+  if (!known.includes(botId)) {
+    const where = config.bots.length > 0 ? "BRIDGE_CONFIG" : "BRIDGE_CONFIG (none is set)";
+    throw new UsageError(
+      `unknown bot ${JSON.stringify(botId)} for "chatbridge links --bot": the bots are ${known.join(", ")} — add it to ${where} or pick one of them`,
+      LINKS_HELP,
+    );
+  }
+  const mlsNumber = await findListing(botChatbot(config, botId), reference(written.trim()));
   if (!mlsNumber) {
     io.stderr.write(`chatbridge: no listing of the chatbot answers to ${JSON.stringify(written)}\n`);
     return EXIT.failure;
@@ -51,7 +60,7 @@ export async function links(args: string[], io: CommandIo): Promise<number> {
   let failed = false;
   let made = 0;
   for (const { plugin, bots } of config.channels) {
-    const bot = bots.find((each) => each.botId === "default");
+    const bot = bots.find((each) => each.botId === botId);
     if (!bot || !plugin.conversationLink) continue;
     try {
       const link = await plugin.conversationLink(bot.settings, start, deployment);
@@ -65,8 +74,27 @@ export async function links(args: string[], io: CommandIo): Promise<number> {
       failed = true;
     }
   }
-  if (made === 0 && !failed) io.stderr.write("chatbridge: no enabled channel has conversation links\n");
+  if (made === 0 && !failed)
+    io.stderr.write(`chatbridge: no enabled channel of bot ${JSON.stringify(botId)} has conversation links\n`);
   return failed || made === 0 ? EXIT.failure : EXIT.ok;
+}
+
+/**
+ * The configuration as bot `botId`'s chatbot sees it: a bot of BRIDGE_CONFIG has its own chatbot fields, each
+ * falling back to the CHATBOT_* variable of the same meaning (as `chatbridge start` resolves it).
+ */
+function botChatbot(config: Config, botId: string): { config: Config; serialNumber: string | undefined } {
+  const own = config.bots.find((bot) => bot.id === botId)?.chatbot;
+  if (!own) return { config, serialNumber: undefined };
+  const api = config.chatbotApi;
+  const chatbotApi = {
+    ...api,
+    url: own.apiUrl ?? api.url,
+    apiKey: own.apiKey ?? api.apiKey,
+    sessionKey: own.sessionKey ?? api.sessionKey,
+    serialNumber: own.serialNumber ?? api.serialNumber,
+  };
+  return { config: { ...config, chatbotApi }, serialNumber: own.serialNumber };
 }
 
 /** An address is a listing's page; anything else its MLS number. */
@@ -77,8 +105,12 @@ function reference(written: string): ListingReference {
 }
 
 /** The MLS number of the listing `wanted` names in the chatbot's RealEstateList, looked up like an answer's card. */
-async function findListing(config: Config, wanted: ListingReference): Promise<string | undefined> {
-  const api = await reachChatbotApi(config, undefined);
+async function findListing(
+  chatbot: { config: Config; serialNumber: string | undefined },
+  wanted: ListingReference,
+): Promise<string | undefined> {
+  const { config } = chatbot;
+  const api = await reachChatbotApi(config, chatbot.serialNumber);
   try {
     const client = new ChatbotClient({
       baseUrl: api.baseUrl,

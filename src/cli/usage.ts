@@ -83,12 +83,13 @@ Both ask the running chatbridge at http://127.0.0.1:PORT (or --url) through its 
 ADMIN_TOKEN as a bearer token; set the same ADMIN_TOKEN as the running process.`;
 
 /** `chatbridge links --help`. */
-export const LINKS_HELP = `Usage: chatbridge links <MLS number or listing URL> [--out DIR]
+export const LINKS_HELP = `Usage: chatbridge links <MLS number or listing URL> [--out DIR] [--bot ID]
 
-Prints, for each enabled channel, a link that opens a conversation about the listing, as "<channel> <link>":
+Prints, for each enabled channel of the bot, a link that opens a conversation about the listing, as "<channel> <link>":
   telegram  https://t.me/<bot>?start=l-<MLS>          (the bot's username from getMe)
   whatsapp  https://wa.me/<number>?text=…l-<MLS>      (the number from the Graph API)
   web       PUBLIC_URL/?listing=l-<MLS>               (the web chat opens and starts it)
 and writes each link's QR code as <MLS>-<channel>.png and .svg in DIR (default: the current folder).
 The conversation opens with the listing's card and "Would you like to book a viewing?".
-The listing is looked up in the chatbot's RealEstateList (CHATBOT_API_URL, or the embedded API).`;
+--bot ID: the links of a bot of BRIDGE_CONFIG (default: the bot "default" of the environment variables).
+The listing is looked up in the bot's chatbot's RealEstateList (CHATBOT_API_URL, or the embedded API).`;

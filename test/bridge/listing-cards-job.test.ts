@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Bridge } from "../../src/bridge/bridge.js";
 import { type CardSurface, ChannelError } from "../../src/bridge/channel.js";
 import type { InboundMessage, ReplyTarget } from "../../src/bridge/inbound.js";
-import type { CardAction } from "../../src/bridge/listings/card-actions.js";
+import type { CardAction, CardLabels } from "../../src/bridge/listings/card-actions.js";
 import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
 import { createBridgeMetrics } from "../../src/bridge/metrics.js";
 import type { BridgeStore } from "../../src/bridge/store/bridge-store.js";
@@ -21,16 +21,22 @@ const LISTINGS = ["TX-1", "TX-2", "TX-3"].map((mls) => listingItem(mls));
 
 /** A channel whose card sends are recorded, and held or refused on demand. */
 class CardChannel extends FakeChannel {
-  readonly cardSends: { mls: string[]; images: (string | undefined)[]; actions: readonly CardAction[] }[] = [];
+  readonly cardSends: {
+    mls: string[];
+    images: (string | undefined)[];
+    actions: readonly CardAction[];
+    labels: CardLabels | undefined;
+  }[] = [];
   /** Called for each card send; may throw or wait. */
   onCards: (cards: readonly ListingCard[]) => Promise<void> = async () => {};
   readonly cards: CardSurface = {
     perMessage: 1,
-    send: async (_target: ReplyTarget, cards, actions) => {
+    send: async (_target: ReplyTarget, cards, actions, labels) => {
       this.cardSends.push({
         mls: cards.map((card) => card.mlsNumber),
         images: cards.map((card) => card.image),
         actions,
+        labels,
       });
       await this.onCards(cards);
       return { id: `card-${this.cardSends.length}` };
@@ -65,7 +71,7 @@ function start(channel: CardChannel, listingCardsMax = 3): Bridge {
 }
 
 let eventSeq = 0;
-function inbound(text: string, chatId = "c1"): InboundMessage {
+function inbound(text: string, chatId = "c1", fields: Partial<InboundMessage> = {}): InboundMessage {
   return {
     channel: "fake",
     botId: "bot",
@@ -75,8 +81,15 @@ function inbound(text: string, chatId = "c1"): InboundMessage {
     text,
     media: [],
     receivedAt: new Date(),
+    ...fields,
   };
 }
+
+/** A tap on a card's "Book a viewing" of listing `mls`. */
+const viewingTap = (mls: string, chatId = "c1") =>
+  inbound(`Book a viewing of MLS ${mls}`, chatId, { cardAction: { action: "viewing", mlsNumber: mls } });
+
+const GREETING = "Hi! How can I help you today?";
 
 beforeAll(async () => {
   api = await FakeChatbotApi.start();
@@ -115,6 +128,11 @@ describe("listing cards as a step of the answer job", () => {
     ]);
     expect(channel.cardSends.map((send) => send.mls)).toEqual([["TX-1"], ["TX-2"], ["TX-3"]]);
     expect(channel.cardSends[0]?.actions).toEqual(["similar", "viewing"]);
+    expect(channel.cardSends[0]?.labels).toEqual({
+      details: "Details",
+      similar: "Similar homes",
+      viewing: "Book a viewing",
+    });
   });
 
   it("sends a card again without its image when the platform refused the image", async () => {
@@ -174,7 +192,7 @@ describe("listing cards as a step of the answer job", () => {
 });
 
 describe("a conversation opened from a listing's link", () => {
-  it("resumed after its holder stopped mid-card, sends the card and the question once, the visit counted once", async () => {
+  it("resumed after its holder stopped mid-card, sends the greeting, the card and the question once, the visit counted once", async () => {
     const visits: unknown[] = [];
     api.route("POST", "/chat/Chatbot/LeadAdd", (req, res) => {
       visits.push(req.body);
@@ -199,8 +217,62 @@ describe("a conversation opened from a listing's link", () => {
     start(second, 0);
     await holds(async () => (await store.work.stats()).items === 0, 10_000);
     expect(second.cardSends.map((send) => send.mls)).toEqual([["TX-2"]]);
+    // The first contact was greeted before the card, once: by the first holder.
+    expect(first.messagesIn("c1").map((message) => message.text)).toEqual([GREETING]);
     expect(second.messagesIn("c1").map((message) => message.text)).toEqual(["Would you like to book a viewing?"]);
-    expect([...first.messagesIn("c1"), ...second.messagesIn("c1")]).toHaveLength(1);
     expect(visits).toEqual([expect.objectContaining({ Type: "ListingVisit", Content: "MLS TX-2 via fake" })]);
+  });
+});
+
+describe("the first message of a conversation", () => {
+  it("a tap on Book a viewing gets the greeting first, once, then the flow's question", async () => {
+    const channel = new CardChannel();
+    start(channel);
+    await bridges[0]?.accept(viewingTap("TX-1"));
+    await holds(() => channel.messagesIn("c1").length === 2, 5_000);
+    expect(channel.messagesIn("c1").map((message) => message.text)).toEqual([
+      GREETING,
+      expect.stringMatching(/^When would you like to visit /),
+    ]);
+    await bridges[0]?.accept(inbound("Saturday at 10am"));
+    await holds(() => channel.messagesIn("c1").length === 3, 5_000);
+    expect(channel.messagesIn("c1").filter((message) => message.text === GREETING)).toHaveLength(1);
+  });
+
+  it("a listing link's code gets the greeting first, then the card and the viewing question", async () => {
+    const channel = new CardChannel();
+    start(channel);
+    await bridges[0]?.accept(inbound("l-TX-3"));
+    await holds(() => channel.messagesIn("c1").length === 2, 5_000);
+    expect(channel.messagesIn("c1").map((message) => message.text)).toEqual([
+      GREETING,
+      "Would you like to book a viewing?",
+    ]);
+    expect(channel.cardSends.map((send) => send.mls)).toEqual([["TX-3"]]);
+    // Again later: no second greeting.
+    await bridges[0]?.accept(inbound("l-TX-2"));
+    await holds(() => channel.messagesIn("c1").length === 3, 5_000);
+    expect(channel.messagesIn("c1").filter((message) => message.text === GREETING)).toHaveLength(1);
+  });
+});
+
+describe("the bridge's own words in the chatbot's AIResponseLanguage", () => {
+  it("asks the viewing flow's and the listing link's questions, and labels the card's buttons, in Spanish", async () => {
+    api.route("POST", "/chat/Chatbot/Get", (_req, res) =>
+      sendEnvelope(res, { serialNumber: "bot-1", AIResponseLanguage: "Spanish" }),
+    );
+    const channel = new CardChannel();
+    start(channel);
+    await bridges[0]?.accept(inbound("l-TX-3", "es1"));
+    await holds(() => channel.messagesIn("es1").length === 2, 5_000);
+    expect(channel.messagesIn("es1")[1]?.text).toBe("¿Te gustaría reservar una visita?");
+    expect(channel.cardSends[0]?.labels).toEqual({
+      details: "Detalles",
+      similar: "Casas similares",
+      viewing: "Reservar visita",
+    });
+    await bridges[0]?.accept(viewingTap("TX-1", "es1"));
+    await holds(() => channel.messagesIn("es1").length === 3, 5_000);
+    expect(channel.messagesIn("es1")[2]?.text).toMatch(/^¿Cuándo te gustaría visitar /);
   });
 });

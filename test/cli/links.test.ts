@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,20 +10,24 @@ import { listingItem, ScriptedChatbot } from "../upstream/scripted-chatbot.js";
 
 const TOKEN = "123456789:AAtest-token-of-the-links-bot_01";
 
+const OTHER_TOKEN = "987654321:AAother-token-of-the-rentals-bot";
+
 let telegram: TelegramEmulator;
+let rentalsTelegram: TelegramEmulator;
 let whatsapp: WhatsAppEmulator;
 let chatbot: ScriptedChatbot;
 
 beforeAll(async () => {
-  [telegram, whatsapp, chatbot] = await Promise.all([
+  [telegram, rentalsTelegram, whatsapp, chatbot] = await Promise.all([
     TelegramEmulator.start({ token: TOKEN, bot: { id: 4243, username: "homes_links_bot" } }),
+    TelegramEmulator.start({ token: OTHER_TOKEN, bot: { id: 4244, username: "rentals_links_bot" } }),
     WhatsAppEmulator.start(),
     ScriptedChatbot.start(),
   ]);
   chatbot.listings = [listingItem("TX-1001"), listingItem("MLS 77.5", { Url: "https://homes.test/listing/mls-77-5" })];
 });
 afterAll(async () => {
-  await Promise.all([telegram.close(), whatsapp.close(), chatbot.close()]);
+  await Promise.all([telegram.close(), rentalsTelegram.close(), whatsapp.close(), chatbot.close()]);
 });
 
 /** The environment of a deployment with Telegram, WhatsApp and the web chat. */
@@ -103,5 +107,25 @@ describe("chatbridge links", { timeout: 60_000 }, () => {
     const missing = await links([]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('missing MLS number or listing URL for "chatbridge links"');
+  });
+
+  it("--bot makes the links of a bot of BRIDGE_CONFIG, and names the bots there are for an unknown one", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "chatbridge-links-bots-"));
+    const file = path.join(dir, "bots.json");
+    const rentals = { id: "rentals", telegram: { botToken: OTHER_TOKEN, apiRoot: rentalsTelegram.url } };
+    writeFileSync(file, JSON.stringify({ bots: [rentals] }));
+    const variables = { ...env(), BRIDGE_CONFIG: file };
+    const out = mkdtempSync(path.join(tmpdir(), "chatbridge-links-out-"));
+
+    const own = await links(["TX-1001", "--bot", "rentals", "--out", out], variables);
+    expect(own.stderr).not.toContain("chatbridge:");
+    expect(own.code).toBe(0);
+    // Only its own channel: the web chat and WhatsApp belong to the bot default here.
+    expect(own.stdout).toBe("telegram https://t.me/rentals_links_bot?start=l-TX-1001\n");
+    expect(readdirSync(out).sort()).toEqual(["TX-1001-telegram.png", "TX-1001-telegram.svg"]);
+
+    const unknown = await links(["TX-1001", "--bot", "sales"], variables);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown bot "sales" for "chatbridge links --bot": the bots are default, rentals');
   });
 });

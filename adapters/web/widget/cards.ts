@@ -1,6 +1,12 @@
-import type { ListingCard } from "./protocol.js";
+import type { CardAction, ListingCard } from "./protocol.js";
 
-/** Each bubble's carousel, so that a newer list replaces the one shown. */
+/** What the link and the buttons say: the bridge's labels in the chatbot's language, sent with the cards. */
+export type CardLabels = Record<CardAction | "details", string>;
+
+/** The English labels, for cards sent without theirs (src/bridge/listings/card-actions.ts, not bundled here). */
+const ENGLISH: CardLabels = { details: "Details", similar: "Similar homes", viewing: "Book a viewing" };
+
+/** Each anchor's carousel, so that a newer list replaces the one shown. */
 const shown = new WeakMap<HTMLElement, HTMLElement>();
 
 const httpUrl = (url: string | undefined): url is string => url !== undefined && /^https?:\/\//i.test(url);
@@ -19,10 +25,13 @@ function facts(card: ListingCard): string {
   return [beds, baths, card.area].filter(Boolean).join(" · ");
 }
 
-/** What the visitor can do with a card besides opening its page: ask for a viewing (the bridge's viewing flow). */
-export type CardTap = (card: ListingCard) => void;
+/**
+ * What the visitor can do with a card besides opening its page: tap one of its actions ("Similar homes" asks the
+ * chatbot, "Book a viewing" starts the bridge's viewing flow).
+ */
+export type CardTap = (card: ListingCard, action: CardAction) => void;
 
-function cardItem(card: ListingCard, onViewing: CardTap | undefined): HTMLElement {
+function cardItem(card: ListingCard, actions: readonly CardAction[], labels: CardLabels, onTap: CardTap): HTMLElement {
   const item = element("li", "card");
   const name = card.address || `${card.propertyType} ${card.mlsNumber}`.trim();
   if (httpUrl(card.image)) {
@@ -42,36 +51,43 @@ function cardItem(card: ListingCard, onViewing: CardTap | undefined): HTMLElemen
   if (card.status) price.append(" ", element("span", `badge ${card.status === "Sold" ? "sold" : "soon"}`, card.status));
   item.append(price, element("p", "facts", facts(card)), element("p", "address", name));
   if (httpUrl(card.url)) {
-    const details = element("a", "details", "Details");
+    const details = element("a", "details", labels.details);
     details.href = card.url;
     details.target = "_blank";
     details.rel = "noopener noreferrer";
-    details.setAttribute("aria-label", `Details of ${name} (opens in a new tab)`);
+    details.setAttribute("aria-label", `${labels.details}: ${name}`);
     item.append(details);
   }
-  if (onViewing) {
-    const book = element("button", "details viewing", "Book a viewing");
-    book.type = "button";
-    book.setAttribute("aria-label", `Book a viewing of ${name}`);
-    book.addEventListener("click", () => onViewing(card));
-    item.append(book);
+  for (const action of actions) {
+    const button = element("button", `details ${action}`, labels[action]);
+    button.type = "button";
+    // The visible label first, as speech input users say it.
+    button.setAttribute("aria-label", `${labels[action]}: ${name}`);
+    button.addEventListener("click", () => onTap(card, action));
+    item.append(button);
   }
   return item;
 }
 
 /**
- * Shows listing cards under a bubble of the chatbot, as a row that scrolls sideways when there are several
+ * Shows listing cards after `anchor` (an element of the log), as a row that scrolls sideways when there are several
  * (replacing the ones shown there; an empty list removes them). Every value of a listing is set as text or as an
  * attribute, never as markup; photos and links are used only when they are http(s) addresses. Each card has a
- * "Book a viewing" button when `onViewing` is given.
+ * button per action in `actions`, in that order.
  */
-export function showCards(bubble: HTMLElement, cards: ListingCard[], onViewing?: CardTap): void {
-  shown.get(bubble)?.remove();
-  shown.delete(bubble);
+export function showCards(
+  anchor: HTMLElement,
+  cards: ListingCard[],
+  actions: readonly CardAction[],
+  labels: CardLabels | undefined,
+  onTap: CardTap,
+): void {
+  shown.get(anchor)?.remove();
+  shown.delete(anchor);
   if (cards.length === 0) return;
   const list = element("ul", "cards");
   list.setAttribute("aria-label", cards.length === 1 ? "Listing" : `${cards.length} listings`);
-  list.append(...cards.map((card) => cardItem(card, onViewing)));
-  bubble.after(list);
-  shown.set(bubble, list);
+  list.append(...cards.map((card) => cardItem(card, actions, labels ?? ENGLISH, onTap)));
+  anchor.after(list);
+  shown.set(anchor, list);
 }

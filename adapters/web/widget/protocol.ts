@@ -3,8 +3,10 @@
  * widget's source (bundled for the browser), types only.
  */
 
+import type { CardAction } from "../../../src/bridge/listings/card-action.js";
 import type { ListingCard } from "../../../src/bridge/listings/listing-card.js";
 
+export type { CardAction } from "../../../src/bridge/listings/card-action.js";
 export type { ListingCard } from "../../../src/bridge/listings/listing-card.js";
 
 /** A colour and the text colour chosen to read on it (contrast ≥ 4.5:1). */
@@ -75,7 +77,16 @@ export type WebChatEvent =
   /** The visitor started a new conversation: what came before is not shown again. */
   | { type: "reset"; id: string }
   /**
-   * The listings the message `id` names, as cards under it (an empty list takes them away). Written after the
-   * message's text, when its list changed; a replay may deliver it before the text's latest state.
+   * Listing cards (an answer's, or the card of the listing whose link opened the conversation), as a row of their
+   * own under the messages before it, each card with a button per action ("Similar homes", "Book a viewing") whose
+   * tap the page posts back as the message's `cardAction` (`card:<action>:<MLS>`).
    */
-  | { type: "cards"; id: string; cards: ListingCard[]; at?: string | undefined };
+  | {
+      type: "cards";
+      id: string;
+      cards: ListingCard[];
+      actions?: CardAction[] | undefined;
+      /** What the "Details" link and the buttons say, in the chatbot's language (CardLabels of card-actions.ts). */
+      labels?: Record<CardAction | "details", string> | undefined;
+      at?: string | undefined;
+    };

@@ -67,7 +67,9 @@ time { display: block; font-size: 11px; margin-top: 2px; }
 .card .details { margin: 6px 10px 0; align-self: flex-start; background: var(--bot-bg); color: var(--bot-fg);
   border-radius: 8px; padding: 5px 12px; font-size: 13px; font-weight: 600; text-decoration: none; }
 .card .details:hover { text-decoration: underline; }
-.card button.viewing { border: 0; cursor: pointer; font-family: inherit; }
+.card button.details { border: 0; cursor: pointer; font-family: inherit; }
+/* A row of cards follows its anchor, which takes no room. */
+.card-row { display: none; }
 .chips { display: flex; flex-wrap: wrap; gap: 6px; padding: 0 14px 8px; }
 .chips button { border: 1px solid var(--bot-bg); color: var(--ink); background: transparent; border-radius: 999px;
   padding: 6px 12px; cursor: pointer; font: inherit; }

@@ -4,7 +4,7 @@ import { wireContactForm } from "./contact-form.js";
 import { type Conversation, newMessageId } from "./conversation.js";
 import { CHAT_ICON } from "./icons.js";
 import { letterAvatar, panelMarkup, type WidgetMode } from "./panel-markup.js";
-import type { WebChatEvent, WidgetSettings } from "./protocol.js";
+import type { CardAction, WebChatEvent, WidgetSettings } from "./protocol.js";
 import { styles } from "./styles.js";
 
 export type { WidgetMode } from "./panel-markup.js";
@@ -35,7 +35,7 @@ export class WidgetView {
   /** New conversations this page started, whose echo it ignores. */
   readonly #ownResets = new Set<string>();
   #typingTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The code of the listing whose link opened the page, which starts the conversation instead of the greeting. */
+  /** The code of the listing whose link opened the page, which starts the conversation about that listing. */
   #listing: string | undefined;
 
   constructor(
@@ -71,9 +71,9 @@ export class WidgetView {
   }
 
   /**
-   * Opens the panel for a page opened from a listing's link (`?listing=<code>`, from `chatbridge links`): the code
-   * is the visitor's first message instead of the greeting's `/start`, and the bridge answers with the listing's card
-   * and a question.
+   * Opens the panel for a page opened from a listing's link (`?listing=<code>`, from `chatbridge links`): the page
+   * sends `/start <code>` instead of the greeting's `/start`, and the bridge answers with the greeting (first contact),
+   * the listing's card and a question.
    */
   openWithListing(code: string): void {
     this.#listing = code;
@@ -115,12 +115,18 @@ export class WidgetView {
       return;
     }
     if (event.type === "cards") {
-      // A replay may bring a message's cards before its latest text: its bubble is drawn now, and filled then.
-      // Cards of an answer from before "New conversation" (they can come a moment after its text) stay away.
       if (this.#cleared.has(event.id)) return;
-      const bubble = this.#bubbles.get(event.id) ?? this.#bubble("bot", event.at ? new Date(event.at) : undefined);
-      this.#bubbles.set(event.id, bubble);
-      showCards(bubble, event.cards, (card) => this.#bookViewing(card.mlsNumber));
+      // A row of its own, after the answer it follows; kept by id like a bubble, so "New conversation" clears it.
+      let anchor = this.#bubbles.get(event.id);
+      if (!anchor) {
+        anchor = document.createElement("div");
+        anchor.className = "card-row";
+        this.#log.append(anchor);
+        this.#bubbles.set(event.id, anchor);
+      }
+      showCards(anchor, event.cards, event.actions ?? [], event.labels, (card, action) =>
+        this.#tapCard(action, card.mlsNumber),
+      );
       this.#log.scrollTop = this.#log.scrollHeight;
       return;
     }
@@ -287,14 +293,16 @@ export class WidgetView {
 
   /**
    * Sends a listing's code once per code and visitor (after the privacy policy, like the greeting), so a reload
-   * neither counts a second visit nor shows the card again; the listing's answer stands in for the greeting.
+   * neither counts a second visit nor shows the card again. It goes as `/start <code>`, as Telegram's deep link
+   * does: a command, which the bridge keeps out of the visitor's history, so no bubble of the visitor shows the code
+   * (now or after a reload) — only the greeting on first contact, the listing's card and the viewing question.
    */
   #startWithListing(code: string): void {
     const sent = this.#key("listing");
     if (this.storage.getItem(sent) === code) return;
     this.storage.setItem(sent, code);
     this.storage.setItem(this.#key("greeted"), "1");
-    void this.conversation.send(code).then(({ taken }) => {
+    void this.conversation.send(`/start ${code}`).then(({ taken }) => {
       // Not taken (the bridge was away, or the visitor over a limit): the next load of the page tries again.
       if (!taken) this.storage.removeItem(sent);
     });
@@ -326,18 +334,19 @@ export class WidgetView {
   }
 
   /**
-   * A tap on a card's "Book a viewing": shown as the visitor's message, in the words the bridge keeps in the history,
-   * and posted as the card's action, whose id is the one every channel's button carries
+   * A tap on a card's button ("Similar homes", "Book a viewing"): shown as the visitor's message, in the words the
+   * bridge keeps in the history, and posted as the card's action, whose id is the one every channel's button carries
    * (src/bridge/listings/card-actions.ts); the bridge asks the questions.
    */
-  #bookViewing(mlsNumber: string): void {
+  #tapCard(action: CardAction, mlsNumber: string): void {
     const messageId = newMessageId();
     const bubble = this.#bubble("user");
-    (bubble.querySelector(".body") as HTMLElement).textContent = `Book a viewing of MLS ${mlsNumber}`;
+    (bubble.querySelector(".body") as HTMLElement).textContent =
+      action === "similar" ? `Show me homes similar to MLS ${mlsNumber}` : `Book a viewing of MLS ${mlsNumber}`;
     this.#bubbles.set(`v-${messageId}`, bubble);
     this.#chips.replaceChildren();
     this.#log.scrollTop = this.#log.scrollHeight;
-    void this.conversation.send("", undefined, messageId, undefined, `card:viewing:${mlsNumber}`).then((sent) => {
+    void this.conversation.send("", undefined, messageId, undefined, `card:${action}:${mlsNumber}`).then((sent) => {
       if (!sent.taken) this.#failed("The message could not be sent. Please try again.");
     });
   }

@@ -1,3 +1,5 @@
+import { phraseLanguage } from "../phrase-language.js";
+
 /** What the bot says about handoffs, in one language. */
 export interface HandoffTexts {
   /** The mail could only be queued (the SMTP server is down): it will go out, a person will reply. */
@@ -50,5 +52,5 @@ export const HANDOFF_BUTTONS = [ENGLISH.button, SPANISH.button];
  * HANDOFF_MESSAGE) come in every language.
  */
 export function handoffTexts(language: string | undefined): HandoffTexts {
-  return /^\s*(spanish|español|espanol|castellano|es)\b/i.test(language ?? "") ? SPANISH : ENGLISH;
+  return phraseLanguage(language) === "es" ? SPANISH : ENGLISH;
 }

@@ -1,11 +1,8 @@
 import type { ListingListItem } from "../../api/types.js";
+import { type PhraseLanguage, phraseLanguage } from "../phrase-language.js";
+import type { CardAction } from "./card-action.js";
 
-/**
- * The buttons under a listing card besides "Details" (a link to the listing's page, which needs no bridge): each
- * comes back as a tap the bridge answers. "Similar homes" asks the chatbot; "Book a viewing" starts the viewing
- * flow (src/bridge/viewings/).
- */
-export type CardAction = "similar" | "viewing";
+export type { CardAction } from "./card-action.js";
 
 /**
  * The actions every card offers, in the order their buttons appear: two, so that WhatsApp's three reply buttons
@@ -13,11 +10,24 @@ export type CardAction = "similar" | "viewing";
  */
 export const CARD_ACTIONS: readonly CardAction[] = ["similar", "viewing"];
 
-/** What each button says; short enough for every platform (WhatsApp reply buttons: 20 characters). */
-export const CARD_ACTION_LABELS: Record<CardAction, string> = { similar: "Similar homes", viewing: "Book a viewing" };
+/**
+ * What a card's "Details" link and action buttons say, in one language; short enough for every platform (WhatsApp
+ * reply buttons: 20 characters).
+ */
+export type CardLabels = Record<CardAction | "details", string>;
 
-/** What the "Details" link says. */
-export const DETAILS_LABEL = "Details";
+const LABELS: Record<PhraseLanguage, CardLabels> = {
+  en: { details: "Details", similar: "Similar homes", viewing: "Book a viewing" },
+  es: { details: "Detalles", similar: "Casas similares", viewing: "Reservar visita" },
+};
+
+/** The labels in English: a card sent without its chatbot's language (an alert's). */
+export const CARD_LABELS: CardLabels = LABELS.en;
+
+/** The labels in the chatbot's AIResponseLanguage: Spanish, or English for any other language. */
+export function cardLabels(language: string | undefined): CardLabels {
+  return LABELS[phraseLanguage(language)];
+}
 
 const PREFIX = "card:";
 

@@ -2,9 +2,18 @@ import { LISTING_VISIT, listingVisitContent } from "../../api/listing-visit.js";
 import type { Logger } from "../../log.js";
 import type { BotState } from "../bridge-parts.js";
 import type { BridgeMetrics } from "../metrics.js";
+import { type PhraseLanguage, phraseLanguage } from "../phrase-language.js";
 
-/** What the bridge asks under the card of a listing whose link opened the conversation. */
-export const VIEWING_QUESTION = "Would you like to book a viewing?";
+/** What the bridge asks under the card of a listing whose link opened the conversation, per phrase language. */
+const VIEWING_QUESTIONS: Record<PhraseLanguage, string> = {
+  en: "Would you like to book a viewing?",
+  es: "¿Te gustaría reservar una visita?",
+};
+
+/** The viewing question in the chatbot's AIResponseLanguage (Spanish, or English for any other language). */
+export function viewingQuestion(language: string | undefined): string {
+  return VIEWING_QUESTIONS[phraseLanguage(language)];
+}
 
 /** One visit from a listing's link: who, where, and what to count it with. */
 export interface ListingVisit {

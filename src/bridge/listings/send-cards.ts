@@ -2,7 +2,7 @@ import type { Attached, BridgeParts } from "../bridge-parts.js";
 import { ChannelError } from "../channel.js";
 import type { ReplyTarget } from "../inbound.js";
 import type { Job } from "../job-ledger.js";
-import { CARD_ACTIONS } from "./card-actions.js";
+import { CARD_ACTIONS, type CardLabels } from "./card-actions.js";
 import type { ListingCard } from "./listing-card.js";
 
 /** What the ledger keeps of a message's listing cards: the cards looked up once, and how many were sent. */
@@ -16,6 +16,7 @@ interface CardsRecord {
  * sent), then the cards go in the channel's groups through the pacer like any final, each group recorded once sent,
  * so a resumed job sends none of them twice. A group whose image the platform refused goes again as text; any other
  * failure ends the cards quietly — the message they follow was delivered. Nothing where the channel has no cards.
+ * `labels`: what the cards' link and buttons say (the chatbot's language; English when not given).
  */
 export async function sendCardsOnce(
   parts: Pick<BridgeParts, "log" | "metrics">,
@@ -24,6 +25,7 @@ export async function sendCardsOnce(
   job: Job,
   step: string,
   lookUp: () => Promise<ListingCard[]>,
+  labels?: CardLabels,
 ): Promise<void> {
   const surface = attached.channel.cards;
   if (!surface) return;
@@ -41,7 +43,7 @@ export async function sendCardsOnce(
       "final",
       () => {
         fence.throwIfAborted();
-        return surface.send(target, cards, CARD_ACTIONS);
+        return surface.send(target, cards, CARD_ACTIONS, labels);
       },
       undefined,
       { operation: "send" },

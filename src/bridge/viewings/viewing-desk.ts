@@ -8,18 +8,19 @@ import type { InboundMessage } from "../inbound.js";
 import { cardFromListing } from "../listings/card-from-listing.js";
 import type { ListingCard } from "../listings/listing-card.js";
 import type { ListingCards } from "../listings/listing-cards.js";
+import { phraseLanguage } from "../phrase-language.js";
 import { VIEWING_MAIL_PREFIX, VIEWING_PREFIX } from "../store/key-prefixes.js";
 import type { Transcript } from "../transcript.js";
 import { listingName, viewingMail } from "./viewing-mail.js";
-import { VIEWING_TEXTS } from "./viewing-texts.js";
+import { type ViewingTexts, viewingTexts } from "./viewing-texts.js";
 import { describeTime, knownZone, understandTime, type ZonedTime } from "./viewing-time.js";
 
 /** How many of a conversation's last lines a viewing mail shows. */
 const TRANSCRIPT_LINES = 20;
 /** A flow nobody answered for this long ends silently. */
 const DEFAULT_TIMEOUT_MS = 30 * 60_000;
-/** What leaves the flow, sent as the whole message. */
-const CANCEL_WORDS = new Set(["cancel", "/cancel", "cancelar", "stop"]);
+/** What leaves the flow, sent as the whole message (in English or Spanish, whatever the chatbot's language). */
+const CANCEL_WORDS = new Set(["cancel", "/cancel", "cancelar", "/cancelar", "stop"]);
 /** An e-mail address or a phone number inside a sentence ("you can call me on +34 600 123 456"). */
 const CONTACT_IN_TEXT = /[^\s@<>()]+@[^\s@<>()]+\.[^\s@<>().,;]+|\+?\d[\d\s().-]{5,18}\d/g;
 
@@ -106,12 +107,13 @@ export class ViewingDesk {
     const tap = batch.findLast((message) => message.cardAction?.action === "viewing");
     if (tap?.cardAction) return this.#start(conversation, tap, tap.cardAction.mlsNumber, bot);
     if (!state || state.step === "done" || state.updatedAt + this.#timeoutMs <= this.#now()) return undefined;
+    const texts = await textsOf(bot);
     const text = batch
       .map((message) => message.text.trim())
       .filter(Boolean)
       .join("\n");
     if (CANCEL_WORDS.has(text.toLowerCase())) {
-      return this.#turn(conversation, { ...state, step: "done" }, last, text, { replies: [VIEWING_TEXTS.cancelled] });
+      return this.#turn(conversation, { ...state, step: "done" }, last, text, { replies: [texts.cancelled] });
     }
     if (isCommand) {
       await this.#options.keyv.delete(key(conversation));
@@ -119,20 +121,20 @@ export class ViewingDesk {
     }
     if (state.step === "time") {
       if (text === "") {
-        return this.#turn(conversation, state, last, text, { replies: [VIEWING_TEXTS.askTime(listingName(state))] });
+        return this.#turn(conversation, state, last, text, { replies: [texts.askTime(listingName(state))] });
       }
       const settings = await bot.settings.read();
       const understood = understandTime(text, new Date(this.#now()), knownZone(settings?.TimeZone));
       const next: ViewingState = { ...state, preferred: text, understood };
       if (!reachable(last.user)) {
         return this.#turn(conversation, { ...next, step: "contact" }, last, text, {
-          replies: [VIEWING_TEXTS.askContact],
+          replies: [texts.askContact],
         });
       }
       return this.#finish(conversation, next, last, text, bot, undefined);
     }
     const given = contactIn(text);
-    if (!given) return this.#turn(conversation, state, last, text, { replies: [VIEWING_TEXTS.contactAgain] });
+    if (!given) return this.#turn(conversation, state, last, text, { replies: [texts.contactAgain] });
     return this.#finish(conversation, state, last, text, bot, given);
   }
 
@@ -147,7 +149,8 @@ export class ViewingDesk {
       updatedAt: this.#now(),
       last: { eventId: tap.eventId, turn: { replies: [] } },
     };
-    return this.#turn(conversation, state, tap, tap.text, { replies: [VIEWING_TEXTS.askTime(listingName(state))] });
+    const texts = await textsOf(bot);
+    return this.#turn(conversation, state, tap, tap.text, { replies: [texts.askTime(listingName(state))] });
   }
 
   /** Mails the agency and says honestly what became of it; the lead is recorded only for a request passed on. */
@@ -162,11 +165,15 @@ export class ViewingDesk {
     const { outbox, log, transcript } = this.#options;
     await transcript.add(conversation, { from: "user", text, at: this.#now() });
     const settings = await bot.settings.read();
+    const language = phraseLanguage(settings?.AIResponseLanguage);
+    const texts = viewingTexts(settings?.AIResponseLanguage);
     const mailTo = settings?.TalkToHumanEmail?.trim() || this.#options.email;
     const preferred = state.preferred ?? text;
-    const when = state.understood ? describeTime(state.understood) : `"${preferred}"`;
+    // The user's confirmation says the time in their language; the agency's mail and the lead in English.
+    const when = state.understood ? describeTime(state.understood, language) : `"${preferred}"`;
+    const agencyWhen = state.understood ? describeTime(state.understood) : `"${preferred}"`;
     const contact = given ? `${given} (${contactLink(given)})` : describeReach(message.user);
-    let reply: string = VIEWING_TEXTS.unreachable;
+    let reply: string = texts.unreachable;
     let passed = false;
     if (!outbox || !mailTo) {
       log.warn(
@@ -196,7 +203,7 @@ export class ViewingDesk {
       try {
         const mailId = `${VIEWING_MAIL_PREFIX}${message.channel}:${message.botId}:${message.eventId}`;
         const submitted = await outbox.submit(mailId, mail);
-        reply = submitted === "queued" ? VIEWING_TEXTS.queued(when) : VIEWING_TEXTS.sent(when);
+        reply = submitted === "queued" ? texts.queued(when) : texts.sent(when);
         passed = true;
         log.info({ conversation, mls: state.mlsNumber, outcome: submitted }, "viewing requested");
       } catch (error) {
@@ -211,7 +218,7 @@ export class ViewingDesk {
           Email: reach?.includes("@") ? reach : undefined,
           Phone: reach && isContact(reach) && !reach.includes("@") ? reach : undefined,
           Content: `Viewing of ${listingName(state)} (MLS ${state.mlsNumber}): "${preferred}"${
-            state.understood ? `, understood as ${when} (${state.understood.timeZone})` : ""
+            state.understood ? `, understood as ${agencyWhen} (${state.understood.timeZone})` : ""
           }`,
         }
       : undefined;
@@ -250,4 +257,10 @@ function describeReach(user: InboundMessage["user"]): string {
 function contactIn(text: string): string | undefined {
   if (isContact(text)) return text.trim();
   return [...text.matchAll(CONTACT_IN_TEXT)].map((match) => match[0].trim()).find(isContact);
+}
+
+/** The flow's words in the bot's chatbot's AIResponseLanguage (English when its settings cannot be read). */
+async function textsOf(bot: ViewingBot): Promise<ViewingTexts> {
+  const settings = await bot.settings.read().catch(() => undefined);
+  return viewingTexts(settings?.AIResponseLanguage);
 }

@@ -1,3 +1,5 @@
+import type { PhraseLanguage } from "../phrase-language.js";
+
 /** A wall-clock time in a time zone, and the instant it stands for there. */
 export interface ZonedTime {
   year: number;
@@ -233,14 +235,18 @@ export function understandTime(text: string, now: Date, timeZone: string): Zoned
   return understood.at > now.getTime() ? understood : undefined;
 }
 
-/** "Saturday 14 June at 10:00", as the confirmation and the mail say it. */
-export function describeTime(time: ZonedTime): string {
-  const date = new Intl.DateTimeFormat("en-GB", {
+/**
+ * "Saturday 14 June at 10:00" as the confirmation and the mail say it; in Spanish ("es", the user's confirmation in
+ * a Spanish-speaking chatbot) "sábado 14 de junio a las 10:00".
+ */
+export function describeTime(time: ZonedTime, language: PhraseLanguage = "en"): string {
+  const date = new Intl.DateTimeFormat(language === "es" ? "es-ES" : "en-GB", {
     timeZone: "UTC",
     weekday: "long",
     day: "numeric",
     month: "long",
   }).format(Date.UTC(time.year, time.month - 1, time.day));
   const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.replace(",", "")} at ${pad(time.hour)}:${pad(time.minute)}`;
+  const clock = `${pad(time.hour)}:${pad(time.minute)}`;
+  return `${date.replace(",", "")} ${language === "es" ? "a las" : "at"} ${clock}`;
 }

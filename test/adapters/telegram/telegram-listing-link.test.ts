@@ -85,18 +85,20 @@ async function visits(): Promise<string> {
 }
 
 describe("Telegram deep links to a listing (webhook, emulator, scripted chatbot)", () => {
-  it("answers /start <code> with the listing's card and the viewing question, counting the visit", async () => {
+  it("answers /start <code> with the greeting, the listing's card and the viewing question, counting the visit", async () => {
     const chatId = ++nextChat;
     const asked = chatbot.asks.length;
     await telegram.deliver(privateMessage(`/start ${listingCode("TX-1001")}`, chatId));
-    const messages = await settled(chatId, 2);
+    const messages = await settled(chatId, 3);
 
-    expect(messages).toHaveLength(2);
-    const [card, question] = messages;
+    expect(messages).toHaveLength(3);
+    const [greeting, card, question] = messages;
+    // The first contact is greeted first, once, on its own.
+    expect(greeting?.text).toBe("Welcome to Homes!");
     expect(card).toMatchObject({ photo: "https://images.homes.test/tx-1001-1.jpg" });
     expect(card?.text).toContain("12 Oak St, Austin, TX 78701\nHouse · MLS TX-1001");
     expect(question?.text).toBe("Would you like to book a viewing?");
-    // Not a question for the chatbot, and no greeting in its place.
+    // Not a question for the chatbot.
     expect(chatbot.asks.length).toBe(asked);
     expect(await visits()).toBe('chatbridge_listing_link_visits_total{channel="telegram"} 1');
     expect(chatbot.leads.at(-1)).toMatchObject({ Type: "ListingVisit", Content: "MLS TX-1001 via telegram" });
@@ -106,7 +108,8 @@ describe("Telegram deep links to a listing (webhook, emulator, scripted chatbot)
   it("reads an encoded code, and answers a plain /start and a gone listing with the greeting", async () => {
     const chatId = ++nextChat;
     await telegram.deliver(privateMessage(`/start ${listingCode("MLS 77.5")}`, chatId));
-    const [card, question] = await settled(chatId, 2);
+    const [greeting, card, question] = await settled(chatId, 3);
+    expect(greeting?.text).toBe("Welcome to Homes!");
     expect(card?.text).toContain("MLS MLS 77.5");
     expect(question?.text).toBe("Would you like to book a viewing?");
 

@@ -97,15 +97,21 @@ const texts = (messages: EmulatedMessage[]) => messages.map((sent) => sent.text)
 async function tapBookAViewing(chatId: number, anonymous = false): Promise<object> {
   await send(message(chatId, "a house in Austin?", anonymous));
   const [, card] = await settled(chatId, 2);
+  const tap = viewingTap(chatId, card, anonymous);
+  await send(tap);
+  const messages = await settled(chatId, 3);
+  expect(messages[2]?.text).toBe(VIEWING_TEXTS.askTime("12 Oak St, Austin, TX 78701"));
+  return tap;
+}
+
+/** A tap on the "Book a viewing" button of the card `card`. */
+function viewingTap(chatId: number, card: EmulatedMessage | undefined, anonymous = false) {
   const keyboard = card?.replyMarkup as { inline_keyboard?: { text: string; callback_data?: string }[][] } | undefined;
   const buttons = keyboard?.inline_keyboard?.[0];
   const data = buttons?.find((button) => button.text === "Book a viewing")?.callback_data;
   expect(data).toBe("card:viewing:TX-1001");
   const tap = telegram.tap(chatId, card?.messageId as number, data as string, ana(chatId, anonymous));
   nextUpdate = Math.max(nextUpdate, tap.update_id);
-  await send(tap);
-  const messages = await settled(chatId, 3);
-  expect(messages[2]?.text).toBe(VIEWING_TEXTS.askTime("12 Oak St, Austin, TX 78701"));
   return tap;
 }
 
@@ -238,5 +244,32 @@ describe("Book a viewing over Telegram (emulator → bridge → SMTP sink)", () 
     await quiet(1000);
     expect(telegram.messagesIn(chatId)).toHaveLength(4);
     expect(await mailsSince(before, 1)).toHaveLength(1);
+  });
+
+  it("during a handoff, forwards a tap on Book a viewing to the person, naming the listing, and starts no flow", async () => {
+    const chatId = ++nextChat;
+    await send(message(chatId, "a house in Austin?"));
+    const [, card] = await settled(chatId, 2);
+    const mails = smtp.received.length;
+    await send(message(chatId, "/human"));
+    await settled(chatId, 3);
+    const [request] = await mailsSince(mails, 1);
+    expect(request?.subject).toMatch(/^Talk to a human/);
+
+    const asked = chatbot.asks.length;
+    await send(viewingTap(chatId, card));
+    await quiet(1000);
+    // The bot is paused: no viewing question, nothing asked of the chatbot.
+    expect(telegram.messagesIn(chatId)).toHaveLength(3);
+    expect(chatbot.asks.length).toBe(asked);
+
+    // Back with the bot, the follow-up the person gets names the listing the user tapped.
+    await send(message(chatId, "/bot"));
+    const messages = await settled(chatId, 4);
+    expect(messages[3]?.text).toBe("You're talking to the assistant again.");
+    const [followUp] = await mailsSince(mails + 1, 1);
+    expect(followUp?.subject).toMatch(/^Re: Talk to a human/);
+    expect(followUp?.text).toContain("Book a viewing of MLS TX-1001");
+    expect(smtp.received.slice(mails).some((mail) => mail.subject.startsWith("Viewing request"))).toBe(false);
   });
 });

@@ -78,14 +78,17 @@ describe("Book a viewing on the web chat (routes → bridge → SMTP sink, embed
     };
     try {
       await post("tap1", { cardAction: "card:viewing:VIEW-1" });
-      expect((await said(1)).at(-1)).toBe(VIEWING_TEXTS.askTime("5 Elm St, Austin, TX 78702"));
+      // The tap is the visitor's first message: the greeting comes first, on its own.
+      const [greeting, question] = await said(2);
+      expect(greeting).toBe((await client.getChatbot(serial)).WelcomeMessage);
+      expect(question).toBe(VIEWING_TEXTS.askTime("5 Elm St, Austin, TX 78702"));
       await post("time1", { text: "tomorrow at 10am" });
-      expect((await said(2)).at(-1)).toBe(VIEWING_TEXTS.askContact);
+      expect((await said(3)).at(-1)).toBe(VIEWING_TEXTS.askContact);
       const before = smtp.received.length;
       await post("contact1", { text: "ana@example.com" });
       const understood = understandTime("tomorrow at 10am", new Date(), timeZone);
       if (!understood) throw new Error("the test's time was not understood");
-      expect((await said(3)).at(-1)).toBe(VIEWING_TEXTS.sent(describeTime(understood)));
+      expect((await said(4)).at(-1)).toBe(VIEWING_TEXTS.sent(describeTime(understood)));
       // The same message posted again (a retried post) mails nothing more.
       await post("contact1", { text: "ana@example.com" });
 

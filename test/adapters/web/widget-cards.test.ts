@@ -121,7 +121,7 @@ describe.skipIf(!browserSupport.available)("listing cards in the widget, in Chro
     const answer = await ask(page, "3 bedroom homes for sale in Austin");
     await expect.poll(() => answer.textContent(), { timeout: 15_000 }).toMatch(/I found \d+ matches? for .*Austin/);
     const named = await answer.locator("a").evaluateAll((links) => links.map((link) => link.getAttribute("href")));
-    const cards = page.locator("#chatbridge-widget .bubble.bot + ul.cards").last().locator("li.card");
+    const cards = page.locator("#chatbridge-widget ul.cards").last().locator("li.card");
     await expect.poll(() => cards.count(), { timeout: 10_000 }).toBe(Math.min(3, named.length));
     for (const [index, card] of (await cards.all()).entries()) {
       expect(await card.locator(".price").textContent()).toMatch(/^\$\d{1,3}(,\d{3})+/);
@@ -148,7 +148,7 @@ describe.skipIf(!browserSupport.available)("listing cards in the widget, in Chro
     // A listing named by its MLS number, whose photo loads: shown with its photo and the "Coming soon" badge.
     const single = await ask(page, "Tell me about MLS# CARD-77");
     await expect.poll(() => single.textContent(), { timeout: 15_000 }).toContain("lakeview-cottage");
-    const card = page.locator("#chatbridge-widget .bubble.bot + ul.cards").last().locator("li.card");
+    const card = page.locator("#chatbridge-widget ul.cards").last().locator("li.card");
     await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
     expect(await card.locator(".price").textContent()).toBe("$689,000 Coming soon");
     expect(await card.locator(".facts").textContent()).toBe("4 bd · 2.5 ba · 2,240 sq ft");

@@ -1,8 +1,8 @@
 /**
  * The widget opened from a listing's link (`?listing=<code>` on the page's address), in a real browser (Debian's
  * Chromium through playwright-core), on a page of another origin embedding the widget: the panel opens by itself and
- * the listing's card shows with "Would you like to book a viewing?"; a reload shows them again from the history
- * without a second visit. Screenshot: reports/screenshots/widget-listing-link.png.
+ * the greeting, the listing's card and "Would you like to book a viewing?" show, and no bubble of the visitor with
+ * the code; a reload shows them again from the history without a second visit. Screenshot: reports/screenshots/widget-listing-link.png.
  */
 
 import { mkdirSync } from "node:fs";
@@ -52,16 +52,22 @@ describe.skipIf(!browserSupport.available)("the widget opened from a listing's l
     const card = page.locator("#chatbridge-widget ul.cards li.card");
     await expect.poll(() => card.count(), { timeout: 15_000 }).toBe(1);
     expect(await card.locator("a.details").getAttribute("href")).toBe(String(List[0]?.Url));
-    // The listing stands in for the greeting: the widget sent no /start of its own.
-    await page.waitForTimeout(1_000);
-    const said = await page.locator("#chatbridge-widget .bubble.bot").allTextContents();
-    expect(said.filter((text) => text.includes("assistant"))).toEqual([]);
+    // The greeting first (once), then the card and the question; the code shows in no bubble of the visitor.
+    const welcome = String((await client.getChatbot(serial)).WelcomeMessage);
+    const bot = page.locator("#chatbridge-widget .bubble.bot .body");
+    await expect.poll(() => bot.count(), { timeout: 15_000 }).toBe(2);
+    expect((await bot.allTextContents())[1]).toBe("Would you like to book a viewing?");
+    expect(await bot.first().textContent()).toBe(welcome);
+    const visitorBubbles = page.locator("#chatbridge-widget .bubble.user");
+    expect(await visitorBubbles.count()).toBe(0);
 
     await page.screenshot({ path: path.join(SCREENSHOTS, "widget-listing-link.png") });
     await page.reload();
     await page.locator("#chatbridge-widget .panel").waitFor({ timeout: 15_000 });
     await expect.poll(() => question.count(), { timeout: 15_000 }).toBe(1);
-    await page.waitForTimeout(1_000);
+    await expect.poll(() => card.count(), { timeout: 15_000 }).toBe(1);
+    // Also after the reload, replayed from the history: no bubble of the visitor.
+    expect(await visitorBubbles.count()).toBe(0);
     expect(await question.count()).toBe(1);
     const visits = (await client.listLeads({ serialNumber: serial })).filter((lead) => lead.Type === "ListingVisit");
     expect(visits.map((lead) => lead.Content)).toEqual([`MLS ${mls} via web`]);

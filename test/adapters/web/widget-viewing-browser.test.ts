@@ -90,9 +90,14 @@ describe.skipIf(!browserSupport.available)("Book a viewing in the widget, in Chr
     await say(page, "Tell me about MLS# VIEW-2");
     const card = page.locator("#chatbridge-widget li.card").last();
     await card.waitFor({ timeout: 15_000 });
+    // The same card step as every channel's: all three actions, in order.
+    expect(await card.locator("a.details, button.details").allTextContents()).toEqual([
+      "Details",
+      "Similar homes",
+      "Book a viewing",
+    ]);
     const book = card.locator("button.viewing");
-    expect(await book.textContent()).toBe("Book a viewing");
-    expect(await book.getAttribute("aria-label")).toBe("Book a viewing of 9 Birch Ln, Round Rock, TX 78664");
+    expect(await book.getAttribute("aria-label")).toBe("Book a viewing: 9 Birch Ln, Round Rock, TX 78664");
     const bot = page.locator("#chatbridge-widget .bubble.bot");
     const before = await bot.count();
     await book.click();
@@ -114,6 +119,33 @@ describe.skipIf(!browserSupport.available)("Book a viewing in the widget, in Chr
     expect(mail?.subject).toMatch(/^Viewing request: 9 Birch Ln, Round Rock, TX 78664 — /);
     expect(mail?.text).toContain("Reach them: ana@example.com (mailto:ana@example.com)");
     expect(mail?.attachments).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it("asks the similar-homes question after the card's Similar homes button", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(site.url);
+    await page.locator("#chatbridge-widget .launcher").click();
+    await expect.poll(() => page.locator("#chatbridge-widget .bubble.bot").count(), { timeout: 10_000 }).toBe(1);
+    await say(page, "Tell me about MLS# VIEW-2");
+    const card = page.locator("#chatbridge-widget li.card").last();
+    await card.waitFor({ timeout: 15_000 });
+    const similar = card.locator("button.similar");
+    expect(await similar.getAttribute("aria-label")).toBe("Similar homes: 9 Birch Ln, Round Rock, TX 78664");
+    const bot = page.locator("#chatbridge-widget .bubble.bot");
+    const before = await bot.count();
+    await similar.click();
+    await expect.poll(() => bot.count(), { timeout: 15_000 }).toBe(before + 1);
+    expect(await page.locator("#chatbridge-widget .bubble.user").last().textContent()).toContain(
+      "Show me homes similar to MLS VIEW-2",
+    );
+    // The chatbot was asked the similar-homes question built from the listing, not the button's words.
+    const history = await client.chatHistory({ SerialNumber: serial });
+    const asked = history.flatMap((session) => session.Messages.filter((message) => message.Type === "User"));
+    expect(asked.map((message) => message.Content)).toContainEqual(
+      expect.stringMatching(/^Show me homes similar to MLS VIEW-2: in Round Rock, for sale, about \$420,000 \(±20%/),
+    );
     await context.close();
   }, 90_000);
 });

@@ -53,17 +53,19 @@ async function sent(waId: string, count: number): Promise<WhatsAppSentMessage[]>
 }
 
 describe("WhatsApp links to a listing (Cloud API emulator, scripted chatbot)", () => {
-  it("answers the wa.me link's sentence with the listing's card and the viewing question", async () => {
+  it("answers the wa.me link's sentence with the greeting, the listing's card and the viewing question", async () => {
     const user = String(++nextUser);
     const text = "Hi! I'm interested in listing l-TX-1001";
     await whatsapp.deliver(webhook, whatsapp.delivery([{ type: "text", text: { body: text } }], { from: user }));
-    const messages = await sent(user, 2);
+    const messages = await sent(user, 3);
 
-    expect(messages).toHaveLength(2);
-    const card = messages[0]?.interactive as { footer?: { text: string }; body: { text: string } };
+    expect(messages).toHaveLength(3);
+    // The first contact is greeted first, once.
+    expect(shownText(messages[0] as WhatsAppSentMessage)).toContain("Welcome to");
+    const card = messages[1]?.interactive as { footer?: { text: string }; body: { text: string } };
     expect(card.footer?.text).toBe("MLS TX-1001");
     expect(card.body.text).toContain("12 Oak St, Austin, TX 78701");
-    expect(shownText(messages[1] as WhatsAppSentMessage)).toBe("Would you like to book a viewing?");
+    expect(shownText(messages[2] as WhatsAppSentMessage)).toBe("Would you like to book a viewing?");
     expect(chatbot.asks).toEqual([]);
     expect(chatbot.leads).toEqual([
       expect.objectContaining({ Type: "ListingVisit", Content: "MLS TX-1001 via whatsapp" }),

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { InboundMessage } from "../../../src/bridge/inbound.js";
 import { Transcript } from "../../../src/bridge/transcript.js";
 import { ViewingDesk } from "../../../src/bridge/viewings/viewing-desk.js";
-import { VIEWING_TEXTS } from "../../../src/bridge/viewings/viewing-texts.js";
+import { VIEWING_TEXTS, viewingTexts } from "../../../src/bridge/viewings/viewing-texts.js";
 import { createLogger } from "../../../src/log.js";
 import type { Mail } from "../../../src/mail/smtp-mailer.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";
@@ -28,7 +28,7 @@ function message(text: string, fields: Partial<InboundMessage> = {}): InboundMes
 const tap = () => message("Book a viewing of MLS TX-1001", { cardAction: { action: "viewing", mlsNumber: "TX-1001" } });
 
 /** A desk on a memory store, with a clock the test moves and the mails it submits recorded (each id once). */
-function desk(options: { outbox?: boolean; email?: string } = {}) {
+function desk(options: { outbox?: boolean; email?: string; language?: string } = {}) {
   let now = Date.parse("2026-06-10T07:00:00Z");
   const submitted = new Map<string, Mail>();
   const outbox = {
@@ -48,7 +48,7 @@ function desk(options: { outbox?: boolean; email?: string } = {}) {
     now: () => now,
   });
   const bot = {
-    settings: { read: async () => ({ TimeZone: "Europe/Madrid" }) },
+    settings: { read: async () => ({ TimeZone: "Europe/Madrid", AIResponseLanguage: options.language }) },
     listings: { listing: async () => listingItem("TX-1001") },
   };
   return {
@@ -95,5 +95,21 @@ describe("ViewingDesk", () => {
     const { handle } = desk({ outbox: false });
     await handle([tap()]);
     expect(await handle([message("Saturday at 10am")])).toEqual({ replies: [VIEWING_TEXTS.unreachable] });
+  });
+
+  it("speaks the chatbot's AIResponseLanguage: Spanish, English for a language without a table of its own", async () => {
+    const spanish = viewingTexts("Español");
+    const { handle, submitted } = desk({ language: "Español", outbox: true });
+    expect(await handle([tap()])).toEqual({ replies: [spanish.askTime("12 Oak St, Austin, TX 78701")] });
+    expect(spanish.askTime("x")).toMatch(/^¿Cuándo te gustaría visitar x\?/);
+    const turn = await handle([message("el sábado a las 10")], false);
+    expect(turn?.replies).toEqual([spanish.sent("sábado 13 de junio a las 10:00")]);
+    // The agency's mail stays in English.
+    expect([...submitted.values()][0]?.text).toContain("Understood as: Saturday 13 June at 10:00 (Europe/Madrid)");
+    await handle([tap()]);
+    expect(await handle([message("cancelar")])).toEqual({ replies: [spanish.cancelled] });
+
+    const german = desk({ language: "German" });
+    expect(await german.handle([tap()])).toEqual({ replies: [VIEWING_TEXTS.askTime("12 Oak St, Austin, TX 78701")] });
   });
 });
