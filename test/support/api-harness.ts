@@ -74,6 +74,8 @@ export interface ApiHarness {
   url: string;
   store: ApiStore;
   clock: TestClock;
+  /** PostgreSQL: the schema the store's tables live in, for a second server on the same database. */
+  schema: string | undefined;
   a: Tenant;
   b: Tenant;
   /**
@@ -127,7 +129,13 @@ function withSlowModel(engines: EngineCatalog): EngineCatalog {
   };
 }
 
-export async function startApiHarness(backend: Backend): Promise<ApiHarness> {
+/** Choices of a harness's server. */
+export interface HarnessOptions {
+  /** Time between two heartbeats of an idle listing change feed (the server's default otherwise). */
+  feedHeartbeatMs?: number;
+}
+
+export async function startApiHarness(backend: Backend, options: HarnessOptions = {}): Promise<ApiHarness> {
   const dataDir = tempDataDir();
   const schema = backend === "postgres" ? freshSchemaName() : undefined;
   let url = "";
@@ -146,7 +154,7 @@ export async function startApiHarness(backend: Backend): Promise<ApiHarness> {
   const engines = withSlowModel(createEngines({ baseUrl: undefined, apiKey: undefined, model: undefined }));
   const app = express();
   app.disable("x-powered-by");
-  app.use("/chat", createApiRouter({ store, engines, dataDir, log: silent, now: clock.now }));
+  app.use("/chat", createApiRouter({ store, engines, dataDir, log: silent, now: clock.now, ...options }));
   const server: Server = app.listen(0, "127.0.0.1");
   await once(server, "listening");
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -189,6 +197,7 @@ export async function startApiHarness(backend: Backend): Promise<ApiHarness> {
       url: base,
       store,
       clock,
+      schema,
       a,
       b,
       call,
@@ -241,10 +250,10 @@ export async function startApiHarness(backend: Backend): Promise<ApiHarness> {
  * Starts a harness for the enclosing describe block (beforeAll) and stops it afterwards (afterAll). The
  * returned object forwards to the harness once it is running.
  */
-export function useApiHarness(backend: Backend): ApiHarness {
+export function useApiHarness(backend: Backend, options: HarnessOptions = {}): ApiHarness {
   let harness: ApiHarness | undefined;
   beforeAll(async () => {
-    harness = await startApiHarness(backend);
+    harness = await startApiHarness(backend, options);
   }, 60_000);
   afterAll(async () => {
     await harness?.close();
