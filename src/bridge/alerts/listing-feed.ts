@@ -1,0 +1,63 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { ChatbotApiError, type ChatbotClient } from "../../client/index.js";
+import { type RetryPolicy, retryDelay } from "../../client/retry.js";
+import type { Logger } from "../../log.js";
+
+/** How soon a lost feed is opened again: 0.5 s, doubling up to 30 s, with jitter; never given up. */
+const RECONNECT: RetryPolicy = { attempts: Number.POSITIVE_INFINITY, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+/** What {@link followListingChanges} follows, and whom it tells. */
+export interface ListingFeedOptions {
+  botId: string;
+  serialNumber: string;
+  client: Pick<ChatbotClient, "listingChanges">;
+  /** A listing changed, or the feed came back after a loss (changes may have been missed meanwhile). */
+  onChange: () => void;
+  log: Logger;
+  /** Ends the following. */
+  signal: AbortSignal;
+  /** How soon a lost feed is opened again (default 0.5 s doubling to 30 s). */
+  reconnect?: RetryPolicy;
+}
+
+/**
+ * Follows a chatbot's listing change feed (the self-hosted server's RealEstateChanges) until `signal` aborts:
+ * each change calls `onChange`, and so does each reconnection after a loss, since what changed meanwhile was not
+ * announced. A feed that fails or ends is opened again with backoff. Resolves `"unavailable"` at once where the API
+ * has no feed (a 404 or 405: the hosted platform), `"stopped"` when `signal` aborts. Never rejects.
+ */
+export async function followListingChanges(options: ListingFeedOptions): Promise<"unavailable" | "stopped"> {
+  const { botId, serialNumber, client, onChange, log, signal } = options;
+  let opened = false;
+  let failures = 0;
+  /** Whether this streak of failures was logged: once each. */
+  let warned = false;
+  while (!signal.aborted) {
+    try {
+      const changes = await client.listingChanges(serialNumber, { signal });
+      if (opened) {
+        log.info({ botId }, "alerts: the listing change feed is back");
+        onChange();
+      }
+      opened = true;
+      failures = 0;
+      warned = false;
+      for await (const _change of changes) onChange();
+    } catch (error) {
+      if (signal.aborted) break;
+      if (error instanceof ChatbotApiError && (error.status === 404 || error.status === 405)) {
+        log.info(
+          { botId, reason: error.detail },
+          "alerts: the chatbot API has no listing change feed; its listings are polled only",
+        );
+        return "unavailable";
+      }
+      if (!warned) {
+        warned = true;
+        log.warn({ err: error, botId }, "alerts: the listing change feed failed; opening it again, polling meanwhile");
+      }
+    }
+    await sleep(retryDelay(options.reconnect ?? RECONNECT, failures++), undefined, { signal }).catch(() => undefined);
+  }
+  return "stopped";
+}

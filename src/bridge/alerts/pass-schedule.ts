@@ -1,0 +1,49 @@
+import { setTimeout as sleep } from "node:timers/promises";
+
+/**
+ * When the alerts' next pass runs: `intervalMs` after the last one ended (the poll), or sooner when one is asked
+ * for (a listing changed), but never within `minGapMs` of the last one's start. Requests coalesce: a burst of
+ * changes, or changes while a pass runs, make one more pass, after the one under way. The first pass runs at once.
+ */
+export class PassSchedule {
+  readonly #intervalMs: number;
+  readonly #minGapMs: number;
+  #asked = true;
+  #wake: (() => void) | undefined;
+  #lastStart = Number.NEGATIVE_INFINITY;
+
+  constructor(intervalMs: number, minGapMs: number) {
+    this.#intervalMs = intervalMs;
+    this.#minGapMs = minGapMs;
+  }
+
+  /** Asks for a pass soon. */
+  ask(): void {
+    this.#asked = true;
+    this.#wake?.();
+  }
+
+  /** Resolves when the next pass is to start, or when `signal` aborts. */
+  async next(signal: AbortSignal): Promise<void> {
+    if (!this.#asked) await this.#sleepUnlessAsked(signal);
+    const gap = this.#lastStart + this.#minGapMs - performance.now();
+    if (gap > 0) await sleep(gap, undefined, { signal }).catch(() => undefined);
+    // Asked meanwhile, during the pass or the gap: this pass answers it.
+    this.#asked = false;
+    this.#lastStart = performance.now();
+  }
+
+  #sleepUnlessAsked(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, this.#intervalMs);
+      this.#wake = done;
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+}
