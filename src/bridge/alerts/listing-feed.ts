@@ -38,6 +38,8 @@ export async function followListingChanges(options: ListingFeedOptions): Promise
       if (opened) {
         log.info({ botId }, "alerts: the listing change feed is back");
         onChange();
+      } else {
+        log.info({ botId }, "alerts: following the listing change feed; listings are compared as they change");
       }
       opened = true;
       failures = 0;
