@@ -1,5 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
-
 /**
  * When the alerts' next pass runs: `intervalMs` after the last one ended (the poll), or sooner when one is asked
  * for (a listing changed), but never within `minGapMs` of the last one's start. Requests coalesce: a burst of
@@ -25,24 +23,26 @@ export class PassSchedule {
 
   /** Resolves when the next pass is to start, or when `signal` aborts. */
   async next(signal: AbortSignal): Promise<void> {
-    if (!this.#asked) await this.#sleepUnlessAsked(signal);
+    if (!this.#asked) await this.#pause(this.#intervalMs, signal, true);
     const gap = this.#lastStart + this.#minGapMs - performance.now();
-    if (gap > 0) await sleep(gap, undefined, { signal }).catch(() => undefined);
+    if (gap > 0) await this.#pause(gap, signal, false);
     // Asked meanwhile, during the pass or the gap: this pass answers it.
     this.#asked = false;
     this.#lastStart = performance.now();
   }
 
-  #sleepUnlessAsked(signal: AbortSignal): Promise<void> {
+  /** Waits `ms`, or until `signal` aborts, or, when `wakeable`, until a pass is asked for. */
+  #pause(ms: number, signal: AbortSignal, wakeable: boolean): Promise<void> {
+    if (signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         signal.removeEventListener("abort", done);
-        this.#wake = undefined;
+        if (this.#wake === done) this.#wake = undefined;
         resolve();
       };
-      const timer = setTimeout(done, this.#intervalMs);
-      this.#wake = done;
+      const timer = setTimeout(done, ms);
+      if (wakeable) this.#wake = done;
       signal.addEventListener("abort", done, { once: true });
     });
   }
