@@ -44,6 +44,11 @@ export function listingChangeRoutes(store: ApiStore, chatbots: ChatbotService, o
     async (req, res) => {
       const { SerialNumber } = parseRequest(listingChangesQuerySchema, req.query);
       const chatbot = await chatbots.owned(workspaceOf(res), SerialNumber);
+      // HEAD asks whether the feed is there: its body is never sent, so it is answered without subscribing.
+      if (req.method === "HEAD") {
+        res.status(200).type("text/event-stream").end();
+        return;
+      }
       const write = (text: string) => {
         if (res.writableEnded) return;
         if (res.writableLength > MAX_UNREAD_BYTES) res.end();

@@ -132,6 +132,15 @@ describe.each(await availableBackends())("listing change feed (%s)", (backend) =
     expectFailure(await api.call(query, {}, api.a.session), 405, `POST is not allowed on ${CHANGES}; use GET`);
   });
 
+  it("answers HEAD with the type of the feed", async () => {
+    const response = await fetch(`${api.url}${CHANGES}?SerialNumber=${api.a.serialNumber}`, {
+      method: "HEAD",
+      headers: api.a.session,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+  });
+
   it("is an event stream that sends heartbeats while nothing changes", async () => {
     const controller = new AbortController();
     cleanups.push(async () => controller.abort());
