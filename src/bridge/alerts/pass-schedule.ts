@@ -1,6 +1,6 @@
 /**
  * When the alerts' next pass runs: `intervalMs` after the last one ended (the poll), or sooner when one is asked
- * for (a listing changed), but never within `minGapMs` of the last one's start. Requests coalesce: a burst of
+ * for (a listing changed), though an asked one never within `minGapMs` of the last one's start. Requests coalesce: a burst of
  * changes, or changes while a pass runs, make one more pass, after the one under way. The first pass runs at once.
  */
 export class PassSchedule {
@@ -24,7 +24,8 @@ export class PassSchedule {
   /** Resolves when the next pass is to start, or when `signal` aborts. */
   async next(signal: AbortSignal): Promise<void> {
     if (!this.#asked) await this.#pause(this.#intervalMs, signal, true);
-    const gap = this.#lastStart + this.#minGapMs - performance.now();
+    // The interval's own passes keep their pace, however short it is configured; asked ones are spaced.
+    const gap = this.#asked ? this.#lastStart + this.#minGapMs - performance.now() : 0;
     if (gap > 0) await this.#pause(gap, signal, false);
     // Asked meanwhile, during the pass or the gap: this pass answers it.
     this.#asked = false;

@@ -37,6 +37,16 @@ describe("alerts' pass schedule", () => {
     expect(started).toBe(4);
   });
 
+  it("keeps a poll's interval shorter than the gap between asked passes", async () => {
+    const schedule = new PassSchedule(100, 1_000);
+    const stopping = new AbortController();
+    let started = 0;
+    await schedule.next(stopping.signal);
+    void schedule.next(stopping.signal).then(() => started++);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(started).toBe(1);
+  });
+
   it("stops waiting when the duty is released", async () => {
     const schedule = new PassSchedule(60_000, 1_000);
     const stopping = new AbortController();
