@@ -11,7 +11,7 @@ export interface ListingFeedOptions {
   botId: string;
   serialNumber: string;
   client: Pick<ChatbotClient, "listingChanges">;
-  /** A listing changed, or the feed came back after a loss (changes may have been missed meanwhile). */
+  /** A listing changed, or the feed opened (changes before that were not announced). */
   onChange: () => void;
   log: Logger;
   /** Ends the following. */
@@ -22,7 +22,7 @@ export interface ListingFeedOptions {
 
 /**
  * Follows a chatbot's listing change feed (the self-hosted server's RealEstateChanges) until `signal` aborts:
- * each change calls `onChange`, and so does each reconnection after a loss, since what changed meanwhile was not
+ * each change calls `onChange`, and so does each opening of the feed, since what changed before it listened was not
  * announced. A feed that fails or ends is opened again with backoff. Resolves `"unavailable"` at once where the API
  * has no feed (a 404 or 405: the hosted platform), `"stopped"` when `signal` aborts. Never rejects.
  */
@@ -35,12 +35,11 @@ export async function followListingChanges(options: ListingFeedOptions): Promise
   while (!signal.aborted) {
     try {
       const changes = await client.listingChanges(serialNumber, { signal });
-      if (opened) {
-        log.info({ botId }, "alerts: the listing change feed is back");
-        onChange();
-      } else {
-        log.info({ botId }, "alerts: following the listing change feed; listings are compared as they change");
-      }
+      if (opened) log.info({ botId }, "alerts: the listing change feed is back");
+      else log.info({ botId }, "alerts: following the listing change feed; listings are compared as they change");
+      // What changed before the feed listened (while it was lost, or since a pass that ran as it opened) was not
+      // announced: one more look covers it.
+      onChange();
       opened = true;
       failures = 0;
       warned = false;
