@@ -8,12 +8,14 @@ import type { ListingInput } from "../../../src/api/types.js";
 import type { RunningBridge } from "../../../src/bridge-app.js";
 import { ChatbotClient } from "../../../src/client/index.js";
 import { createLogger, type Logger } from "../../../src/log.js";
-import { sampleListing, useApiHarness } from "../../support/api-harness.js";
+import { type OtherInstance, sampleListing, startOtherInstance, useApiHarness } from "../../support/api-harness.js";
+import { postgresForTests } from "../../support/postgres.js";
 import { redisForTests } from "../../support/redis.js";
 import { until } from "../../support/waiting.js";
 import { AlertsScene } from "./alerts-scene.js";
 
 const redis = await redisForTests();
+const postgres = await postgresForTests();
 const HOUR = 60 * 60 * 1000;
 /** A poll an hour apart: only the change feed can explain an alert within seconds. */
 const FEED_ONLY = { ALERTS_POLL_MINUTES: "60", ALERTS_QUIET_HOURS: "off" };
@@ -174,6 +176,64 @@ describe.skipIf(!redis.available)(
         "A home for your alerts:\n• New: $500,000 · 3 beds · 3 Oak St, Austin, TX 78701 https://homes.test/listing/3-oak-st\n\n" +
           "/alerts lists your alerts, /stop ends them.",
         "https://images.homes.test/3-oak-st.jpg",
+      ]);
+    });
+  },
+);
+
+/**
+ * Two instances of the self-hosted server on one PostgreSQL database: the bridge follows the feed of instance B, and
+ * a listing created through instance A reaches it (NOTIFY on A's commit, LISTEN on B).
+ */
+describe.skipIf(!postgres.available)(
+  "Telegram alerts from a change made through another server instance",
+  {
+    timeout: 40_000,
+  },
+  () => {
+    const CHAT = 78_201;
+    const api = useApiHarness("postgres");
+    let other: OtherInstance | undefined;
+    let scene: AlertsScene;
+    let running: RunningBridge | undefined;
+    const { log, lines } = capturedLog();
+
+    beforeAll(async () => {
+      other = await startOtherInstance(api);
+      scene = await AlertsScene.open();
+      const store = {
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), "chatbridge-alerts-feed-pg-")),
+        STORE_URL: "memory://",
+      };
+      running = await scene.start(store, {
+        log,
+        env: {
+          ...FEED_ONLY,
+          CHATBOT_API_URL: other.url,
+          CHATBOT_API_KEY: api.a.secretKey,
+          CHATBOT_SESSION_KEY: api.a.sessionKey,
+          CHATBOT_SERIAL_NUMBER: api.a.serialNumber,
+        },
+      });
+    });
+
+    afterAll(async () => {
+      await running?.close(1000);
+      await other?.close();
+      await scene?.close();
+    });
+
+    it("sends the alert of a listing created through the other instance", async () => {
+      await until(() => (lines.some((line) => line.includes(FOLLOWING)) ? true : undefined), 20_000);
+      expect(await scene.saveAustinSearch(CHAT)).toContain("Saved alert 1");
+      const from = scene.messages(CHAT).length;
+      const createdAt = performance.now();
+      await api.client(api.a).createListing(austinHome(api.a.serialNumber, "9 Notify Ln"));
+      const { messages, ms } = await alertAfter(scene, CHAT, from, 2, createdAt);
+      console.info(`PostgreSQL, change through instance A, bridge on instance B: alert on Telegram in ${ms} ms`);
+      expect(messages.map((message) => message.photo ?? message.text?.split("\n")[1])).toEqual([
+        "• New: $500,000 · 3 beds · 9 Notify Ln, Austin, TX 78701 https://homes.test/listing/9-notify-ln",
+        "https://images.homes.test/9-notify-ln.jpg",
       ]);
     });
   },

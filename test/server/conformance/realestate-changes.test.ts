@@ -1,55 +1,21 @@
-import { once } from "node:events";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import express from "express";
 import pg from "pg";
-import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ListingChange } from "../../../src/api/listing-changes.js";
 import { ChatbotClient } from "../../../src/client/index.js";
-import { type ApiRouter, createApiRouter } from "../../../src/server/api-router.js";
-import { createEngines } from "../../../src/server/engine/registry.js";
-import type { ApiStore } from "../../../src/server/store/api-store.js";
-import { openApiStore } from "../../../src/server/store/open-store.js";
 import { changeChannel } from "../../../src/server/store/postgres-change-feed.js";
 import {
   type ApiHarness,
   availableBackends,
   expectFailure,
   sampleListing,
+  startOtherInstance,
   type Tenant,
   useApiHarness,
 } from "../../support/api-harness.js";
 import { TEST_POSTGRES_URL } from "../../support/postgres.js";
-import { tempDataDir } from "../../support/sqlite.js";
 
 const CHANGES = "/chat/Chatbot/RealEstateChanges";
 const HEARTBEAT_MS = 150;
-const silent = pino({ level: "silent" });
-
-/** A second server of the API over `store`: another instance, when the store is another connection to the database. */
-async function serveInstance(store: ApiStore): Promise<{ url: string; router: ApiRouter; close(): Promise<void> }> {
-  const engines = createEngines({ baseUrl: undefined, apiKey: undefined, model: undefined });
-  const router = createApiRouter({
-    store,
-    engines,
-    dataDir: tempDataDir(),
-    log: silent,
-    feedHeartbeatMs: HEARTBEAT_MS,
-  });
-  const app = express();
-  app.use("/chat", router);
-  const server: Server = app.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    router,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 function clientOf(url: string, tenant: Tenant): ChatbotClient {
   return new ChatbotClient({
@@ -162,12 +128,7 @@ describe.each(await availableBackends())("listing change feed (%s)", (backend) =
   });
 
   it("ends its feeds cleanly when the server shuts down, and a change reaches another instance's subscribers", async () => {
-    const store =
-      backend === "postgres"
-        ? await openApiStore({ databaseUrl: TEST_POSTGRES_URL, dataDir: ":memory:", schema: api.schema })
-        : api.store;
-    if (store !== api.store) cleanups.push(() => store.close());
-    const other = await serveInstance(store);
+    const other = await startOtherInstance(api, { feedHeartbeatMs: HEARTBEAT_MS });
     cleanups.push(() => other.close());
     const feed = await follow(api.a.serialNumber, api.a, other.url);
     const listing = sampleListing(api.a.serialNumber, { MLSNumber: "ACROSS-1", Url: "https://example.com/across-1" });
