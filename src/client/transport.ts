@@ -220,8 +220,8 @@ export class ApiTransport {
 
   /**
    * GETs an event stream at `path` (from the API's root, query included) with the credential `sends` names, for the
-   * feeds outside the API's table, and returns its body once the server answered 2xx. A failure is the envelope's
-   * error (a 404 has `status` 404). Opening is retried like a read; the body's idle time is bounded by `timeoutMs`,
+   * feeds outside the API's table, and returns its body once the server answered 2xx with `text/event-stream`. A
+   * failure is the envelope's error (a 404 has `status` 404); a 2xx of another type (a page) is `malformed`. Opening is retried like a read; the body's idle time is bounded by `timeoutMs`,
    * so a feed whose heartbeats stop fails instead of hanging.
    */
   async openEvents(
@@ -241,7 +241,18 @@ export class ApiTransport {
         headersTimeout: this.#options.timeoutMs,
         bodyTimeout: this.#options.timeoutMs,
       });
-      if (response.statusCode >= 200 && response.statusCode <= 299) return response.body;
+      const contentType = String(response.headers["content-type"] ?? "");
+      if (response.statusCode >= 200 && response.statusCode <= 299) {
+        if (/^text\/event-stream\b/i.test(contentType)) return response.body;
+        // Read (a little of it) rather than destroyed: a destroyed body errors, unheard, when the signal aborts later.
+        await response.body.dump();
+        throw new ChatbotApiError({
+          operation: name,
+          kind: "malformed",
+          status: response.statusCode,
+          message: `answered ${contentType.split(";")[0] || "a body of no stated type"}, not an event stream`,
+        });
+      }
       const text = await readText(name, response.body, this.#cap);
       unwrapEnvelope(name, response.statusCode, text, {
         retryAfterMs: parseRetryAfter(response.headers["retry-after"]),

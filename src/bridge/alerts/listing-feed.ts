@@ -24,7 +24,7 @@ export interface ListingFeedOptions {
  * Follows a chatbot's listing change feed (the self-hosted server's RealEstateChanges) until `signal` aborts:
  * each change calls `onChange`, and so does each opening of the feed, since what changed before it listened was not
  * announced. A feed that fails or ends is opened again with backoff. Resolves `"unavailable"` at once where the API
- * has no feed (a 404 or 405: the hosted platform), `"stopped"` when `signal` aborts. Never rejects.
+ * has no feed (see {@link hasNoFeed}: the hosted platform), `"stopped"` when `signal` aborts. Never rejects.
  */
 export async function followListingChanges(options: ListingFeedOptions): Promise<"unavailable" | "stopped"> {
   const { botId, serialNumber, client, onChange, log, signal } = options;
@@ -32,9 +32,27 @@ export async function followListingChanges(options: ListingFeedOptions): Promise
   let failures = 0;
   /** Whether this streak of failures was logged: once each. */
   let warned = false;
+  const failed = (error: unknown) => {
+    if (warned) return;
+    warned = true;
+    log.warn({ err: error, botId }, "alerts: the listing change feed failed; opening it again, polling meanwhile");
+  };
   while (!signal.aborted) {
+    let changes: AsyncIterable<unknown> | undefined;
     try {
-      const changes = await client.listingChanges(serialNumber, { signal });
+      changes = await client.listingChanges(serialNumber, { signal });
+    } catch (error) {
+      if (signal.aborted) break;
+      if (hasNoFeed(error)) {
+        log.info(
+          { botId, reason: error.detail },
+          "alerts: the chatbot API has no listing change feed; its listings are polled only",
+        );
+        return "unavailable";
+      }
+      failed(error);
+    }
+    if (changes) {
       if (opened) log.info({ botId }, "alerts: the listing change feed is back");
       else log.info({ botId }, "alerts: following the listing change feed; listings are compared as they change");
       // What changed before the feed listened (while it was lost, or since a pass that ran as it opened) was not
@@ -43,22 +61,23 @@ export async function followListingChanges(options: ListingFeedOptions): Promise
       opened = true;
       failures = 0;
       warned = false;
-      for await (const _change of changes) onChange();
-    } catch (error) {
-      if (signal.aborted) break;
-      if (error instanceof ChatbotApiError && (error.status === 404 || error.status === 405)) {
-        log.info(
-          { botId, reason: error.detail },
-          "alerts: the chatbot API has no listing change feed; its listings are polled only",
-        );
-        return "unavailable";
-      }
-      if (!warned) {
-        warned = true;
-        log.warn({ err: error, botId }, "alerts: the listing change feed failed; opening it again, polling meanwhile");
+      try {
+        for await (const _change of changes) onChange();
+      } catch (error) {
+        if (signal.aborted) break;
+        failed(error);
       }
     }
     await sleep(retryDelay(options.reconnect ?? RECONNECT, failures++), undefined, { signal }).catch(() => undefined);
   }
   return "stopped";
+}
+
+/**
+ * Whether an opening's failure says the API has no feed, rather than that it failed this time: a 404 or 405 (the
+ * hosted platform), an answer that is not an event stream (a page served for any path), or no session key configured.
+ */
+function hasNoFeed(error: unknown): error is ChatbotApiError {
+  if (!(error instanceof ChatbotApiError)) return false;
+  return error.status === 404 || error.status === 405 || error.kind === "malformed" || error.kind === "config";
 }

@@ -140,4 +140,23 @@ describe("alert poller against an API without the change feed", { timeout: 30_00
     expect(noFeed).toHaveLength(1);
     expect(JSON.parse(noFeed[0] ?? "{}")).toMatchObject({ level: 30, botId: "A" });
   });
+
+  it("takes a page answered in place of the feed for no feed, and polls", async () => {
+    const upstream = await ScriptedChatbot.start();
+    cleanups.push(() => upstream.close());
+    upstream.api.route("GET", "/chat/Chatbot/RealEstateChanges", (_request, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><p>Welcome</p>");
+    });
+    upstream.listings = [listingItem("TX-1")];
+    const client = new ChatbotClient({ baseUrl: upstream.url, apiKey: "sk-test", sessionKey: "session-test" });
+    cleanups.push(() => client.close());
+    const chatbot = watched("homes-chatbot", client);
+    const { queued, lines } = await startPoller(chatbot, 100);
+    await holds(() => upstream.listingQueries.length >= 3);
+    upstream.listings.push(listingItem("TX-2"));
+    await holds(async () => (await queued()) === 1);
+    expect(upstream.api.requestsTo("/chat/Chatbot/RealEstateChanges")).toHaveLength(1);
+    const noFeed = lines.filter((line) => line.includes("has no listing change feed"));
+    expect(noFeed.map((line) => JSON.parse(line).reason)).toEqual(["answered text/html, not an event stream"]);
+  });
 });
