@@ -162,6 +162,8 @@ export async function startBridge(
         const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
         listening.closeIdleConnections();
         await background.stop();
+        // After the alerts' own subscription closed: other instances' feeds end cleanly and they reconnect elsewhere.
+        embedded?.router.endFeeds();
         await bridge.stop(graceMs);
         // Event streams of web chat pages never end by themselves.
         listening.closeAllConnections();

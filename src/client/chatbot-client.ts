@@ -1,5 +1,6 @@
 import type { Dispatcher } from "undici";
 import { CHATBOT_PICTURE_PATH, type PictureKind } from "../api/chatbot-pictures.js";
+import { LISTING_CHANGES_NAME, LISTING_CHANGES_PATH, type ListingChange } from "../api/listing-changes.js";
 import { OPERATIONS, type RequestOf } from "../api/operations.js";
 import type {
   ChatbotSettings,
@@ -19,6 +20,7 @@ import type { AnswerEvent } from "./answer-events.js";
 import { ChatbotApiError } from "./errors.js";
 import type { RetryPolicy } from "./retry.js";
 import { answerFromEnvelopeData } from "./stream/answer-objects.js";
+import { decodeListingChanges } from "./stream/decode-listing-changes.js";
 import { ApiTransport } from "./transport.js";
 import type { AskAnswer, AskRequest, ChatbotPicture, UploadRequest } from "./types.js";
 
@@ -204,6 +206,33 @@ export class ChatbotClient {
       if (error instanceof ChatbotApiError && error.status === 404) return undefined;
       throw error;
     }
+  }
+
+  /**
+   * Follows a chatbot's listing changes: resolves once the server listens (a change committed after that is
+   * announced), to the changes as they come, until the server ends the feed or `signal` aborts (leaving the loop
+   * early closes the connection). An extension of the self-hosted server (`GET /chat/Chatbot/RealEstateChanges`,
+   * the session key); the hosted platform has no such route and answers 404, a {@link ChatbotApiError} with
+   * `status` 404 — read RealEstateList there. Changes are notifications only: nothing missed while disconnected is
+   * replayed.
+   */
+  async listingChanges(serialNumber: string, options: CallOptions = {}): Promise<AsyncGenerator<ListingChange>> {
+    const { signal } = options;
+    const query = new URLSearchParams({ SerialNumber: serialNumber });
+    // The session key, as for RealEstateList: the feed only points at what that reads.
+    const body = await this.#transport.openEvents(
+      LISTING_CHANGES_NAME,
+      `${LISTING_CHANGES_PATH}?${query}`,
+      "session",
+      signal,
+    );
+    return (async function* () {
+      try {
+        yield* decodeListingChanges(body, { operation: LISTING_CHANGES_NAME, signal });
+      } finally {
+        body.destroy();
+      }
+    })();
   }
 
   /** Closes idle connections. */

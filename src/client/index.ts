@@ -2,6 +2,7 @@
 
 export type { PictureKind } from "../api/chatbot-pictures.js";
 export { API_VERSION, type Envelope } from "../api/envelope.js";
+export type { ListingChange } from "../api/listing-changes.js";
 export type * from "../api/types.js";
 export type { AnswerDelta, AnswerEvent, AnswerFinal } from "./answer-events.js";
 export { type CallOptions, ChatbotClient, type ChatbotClientOptions } from "./chatbot-client.js";

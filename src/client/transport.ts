@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher } from "undici";
 import type { z } from "zod";
-import type { ApiOperation, RequestOf } from "../api/operations.js";
+import type { ApiKey, ApiOperation, RequestOf } from "../api/operations.js";
 import type { AnswerEvent } from "./answer-events.js";
 import { dataProblem } from "./data-problem.js";
 import { unwrapEnvelope } from "./envelope.js";
@@ -218,12 +218,60 @@ export class ApiTransport {
     });
   }
 
+  /**
+   * GETs an event stream at `path` (from the API's root, query included) with the credential `sends` names, for the
+   * feeds outside the API's table, and returns its body once the server answered 2xx with `text/event-stream`. A
+   * failure is the envelope's error (a 404 has `status` 404); a 2xx of another type (a page) is `malformed`. Opening is retried like a read; the body's idle time is bounded by `timeoutMs`,
+   * so a feed whose heartbeats stop fails instead of hanging.
+   */
+  async openEvents(
+    name: string,
+    path: string,
+    sends: ApiKey,
+    signal?: AbortSignal,
+  ): Promise<Dispatcher.ResponseData["body"]> {
+    const feed = { name, method: "GET", sends } as const;
+    return this.#withRetry(name, true, signal, async () => {
+      const response = await this.#dispatcher.request({
+        origin: this.#base.origin,
+        path: `${this.#base.pathname.replace(/\/$/, "")}${path}`,
+        method: "GET",
+        headers: this.#headers(feed, "text/event-stream, application/json"),
+        signal,
+        headersTimeout: this.#options.timeoutMs,
+        bodyTimeout: this.#options.timeoutMs,
+      });
+      const contentType = String(response.headers["content-type"] ?? "");
+      if (response.statusCode >= 200 && response.statusCode <= 299) {
+        if (/^text\/event-stream\b/i.test(contentType)) return response.body;
+        // Read (a little of it) rather than destroyed: a destroyed body errors, unheard, when the signal aborts later.
+        await response.body.dump();
+        throw new ChatbotApiError({
+          operation: name,
+          kind: "malformed",
+          status: response.statusCode,
+          message: `answered ${contentType.split(";")[0] || "a body of no stated type"}, not an event stream`,
+        });
+      }
+      const text = await readText(name, response.body, this.#cap);
+      unwrapEnvelope(name, response.statusCode, text, {
+        retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
+      });
+      throw new ChatbotApiError({
+        operation: name,
+        kind: "http",
+        status: response.statusCode,
+        message: `HTTP ${response.statusCode}`,
+      });
+    });
+  }
+
   /** Closes idle keep-alive connections (only those of the transport's own agent). */
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
-  #headers(operation: ApiOperation, accept: string): Record<string, string> {
+  #headers(operation: Pick<ApiOperation, "name" | "method" | "sends">, accept: string): Record<string, string> {
     const { apiKey, sessionKey } = this.#options;
     const headers: Record<string, string> = { accept, "user-agent": USER_AGENT };
     if (operation.method === "POST") headers["content-type"] = "application/json";

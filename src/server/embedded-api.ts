@@ -6,7 +6,7 @@ import { listenOn } from "../http-listen.js";
 import type { Logger } from "../log.js";
 import type { Mailer } from "../mail/smtp-mailer.js";
 import { ensureWritableFolder } from "../writable-folder.js";
-import { createApiRouter } from "./api-router.js";
+import { type ApiRouter, createApiRouter } from "./api-router.js";
 import { ensureDemo } from "./demo.js";
 import { DigestScheduler } from "./digest-scheduler.js";
 import type { Chatbot, Workspace } from "./domain.js";
@@ -18,7 +18,7 @@ import { openApiStore } from "./store/open-store.js";
 /** The self-hosted API opened on its store, with the demo in place. */
 export interface EmbeddedApi {
   store: ApiStore;
-  router: express.Router & { drain(): Promise<void> };
+  router: ApiRouter;
   demo: { workspace: Workspace; chatbot: Chatbot; created: boolean };
   close(): Promise<void>;
 }
@@ -89,12 +89,13 @@ export async function serveApi(
 }
 
 /**
- * Stops accepting, lets in-flight answers finish for up to `graceMs`, then cuts what is left (a cut stream
- * stores its partial answer) and closes the store.
+ * Stops accepting, ends the listing change feeds, lets in-flight answers finish for up to `graceMs`, then cuts what
+ * is left (a cut stream stores its partial answer) and closes the store.
  */
 export async function shutdownApi(server: Server, api: EmbeddedApi, graceMs = 10_000): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  api.router.endFeeds();
   const timer = setTimeout(() => server.closeAllConnections(), graceMs);
   await closed;
   clearTimeout(timer);

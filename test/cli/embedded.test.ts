@@ -87,6 +87,31 @@ describe("the embedded chatbot API from the command line", () => {
     expect(await second).toBe(0);
   });
 
+  it("api ends the listing change feeds cleanly when it stops, after announcing a change on them", async () => {
+    const port = await freePort();
+    const t = terminal({ DATA_DIR: dataDir(), PORT: String(port), LOG_LEVEL: "silent" });
+    const exit = run(["api"], t.io);
+    const banner = await until(() => (t.out().includes("session key") ? t.out() : undefined));
+    const client = new ChatbotClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: /secret key (\S+)/.exec(banner)?.[1],
+      sessionKey: /session key (\S+)/.exec(banner)?.[1],
+    });
+    const serial = /chatbot ([0-9a-f]{32})/.exec(banner)?.[1] ?? "";
+    const changes = await client.listingChanges(serial);
+    const [listing] = (await client.listListings({ SerialNumber: serial, PageNumber: 1, PageSize: 1 })).List;
+    await client.deleteListings({ SerialNumber: serial, Keys: [listing?.MLSNumber ?? ""], KeyType: "MLSNumber" });
+    expect(await changes.next()).toEqual({
+      done: false,
+      value: { SerialNumber: serial, MLSNumber: listing?.MLSNumber, Kind: "delete" },
+    });
+    t.io.signals.emit("terminate");
+    // Ended by the server, not cut: the stream's last chunk came, so the iteration ends without an error.
+    expect(await changes.next()).toEqual({ done: true, value: undefined });
+    expect(await exit).toBe(0);
+    await client.close();
+  });
+
   it("start serves the web chat with the embedded API, lists the channels, and stops cleanly", async () => {
     const port = await freePort();
     const t = terminal({ DATA_DIR: dataDir(), PORT: String(port), LOG_LEVEL: "silent", STORE_URL: "memory://" });

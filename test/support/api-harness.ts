@@ -6,7 +6,7 @@ import pino from "pino";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { ListingInput } from "../../src/api/types.js";
 import { ChatbotClient } from "../../src/client/index.js";
-import { createApiRouter } from "../../src/server/api-router.js";
+import { type ApiRouter, createApiRouter } from "../../src/server/api-router.js";
 import type { Workspace } from "../../src/server/domain.js";
 import { createEngines } from "../../src/server/engine/registry.js";
 import type { AnswerEngine } from "../../src/server/engine/types.js";
@@ -14,7 +14,7 @@ import type { EngineCatalog } from "../../src/server/services/engine-catalog.js"
 import type { ApiStore } from "../../src/server/store/api-store.js";
 import { openApiStore } from "../../src/server/store/open-store.js";
 import { createWorkspace } from "../../src/server/workspace-keys.js";
-import { dropSchema, freshSchemaName, postgresForTests } from "./postgres.js";
+import { dropSchema, freshSchemaName, postgresForTests, TEST_POSTGRES_URL } from "./postgres.js";
 import { removeDataDir, tempDataDir } from "./sqlite.js";
 
 /**
@@ -74,6 +74,8 @@ export interface ApiHarness {
   url: string;
   store: ApiStore;
   clock: TestClock;
+  /** PostgreSQL: the schema the store's tables live in, for a second server on the same database. */
+  schema: string | undefined;
   a: Tenant;
   b: Tenant;
   /**
@@ -127,7 +129,13 @@ function withSlowModel(engines: EngineCatalog): EngineCatalog {
   };
 }
 
-export async function startApiHarness(backend: Backend): Promise<ApiHarness> {
+/** Choices of a harness's server. */
+export interface HarnessOptions {
+  /** Time between two heartbeats of an idle listing change feed (the server's default otherwise). */
+  feedHeartbeatMs?: number;
+}
+
+export async function startApiHarness(backend: Backend, options: HarnessOptions = {}): Promise<ApiHarness> {
   const dataDir = tempDataDir();
   const schema = backend === "postgres" ? freshSchemaName() : undefined;
   let url = "";
@@ -146,7 +154,7 @@ export async function startApiHarness(backend: Backend): Promise<ApiHarness> {
   const engines = withSlowModel(createEngines({ baseUrl: undefined, apiKey: undefined, model: undefined }));
   const app = express();
   app.disable("x-powered-by");
-  app.use("/chat", createApiRouter({ store, engines, dataDir, log: silent, now: clock.now }));
+  app.use("/chat", createApiRouter({ store, engines, dataDir, log: silent, now: clock.now, ...options }));
   const server: Server = app.listen(0, "127.0.0.1");
   await once(server, "listening");
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -189,6 +197,7 @@ export async function startApiHarness(backend: Backend): Promise<ApiHarness> {
       url: base,
       store,
       clock,
+      schema,
       a,
       b,
       call,
@@ -237,14 +246,50 @@ export async function startApiHarness(backend: Backend): Promise<ApiHarness> {
   }
 }
 
+/** Another server instance of the API on a harness's database. */
+export interface OtherInstance {
+  url: string;
+  router: ApiRouter;
+  close(): Promise<void>;
+}
+
+/**
+ * Another server instance on the harness's database, as a second process would run it: on PostgreSQL with a store
+ * (a pool, a listening connection) of its own on the same schema; on SQLite, where one process owns the file, over
+ * the harness's store.
+ */
+export async function startOtherInstance(harness: ApiHarness, options: HarnessOptions = {}): Promise<OtherInstance> {
+  const dataDir = tempDataDir();
+  const store =
+    harness.schema === undefined
+      ? harness.store
+      : await openApiStore({ databaseUrl: TEST_POSTGRES_URL, dataDir, schema: harness.schema });
+  const engines = createEngines({ baseUrl: undefined, apiKey: undefined, model: undefined });
+  const router = createApiRouter({ store, engines, dataDir, log: silent, ...options });
+  const app = express();
+  app.use("/chat", router);
+  const server: Server = app.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    router,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (store !== harness.store) await store.close();
+      removeDataDir(dataDir);
+    },
+  };
+}
+
 /**
  * Starts a harness for the enclosing describe block (beforeAll) and stops it afterwards (afterAll). The
  * returned object forwards to the harness once it is running.
  */
-export function useApiHarness(backend: Backend): ApiHarness {
+export function useApiHarness(backend: Backend, options: HarnessOptions = {}): ApiHarness {
   let harness: ApiHarness | undefined;
   beforeAll(async () => {
-    harness = await startApiHarness(backend);
+    harness = await startApiHarness(backend, options);
   }, 60_000);
   afterAll(async () => {
     await harness?.close();

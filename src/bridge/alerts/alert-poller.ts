@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type Keyv from "keyv";
 import type { ListingListItem } from "../../api/types.js";
 import type { ChatbotClient } from "../../client/index.js";
@@ -9,6 +8,8 @@ import { ALERT_CLAIM_PREFIX, ALERT_FLUSH_CLAIM_PREFIX, ALERTS_SNAPSHOT_PREFIX } 
 import type { WorkQueue } from "../store/work-queue.js";
 import type { WorkPayload } from "../work-payload.js";
 import { diffListings, type ListingEvent, type ListingSnapshot } from "./listing-diff.js";
+import { followListingChanges } from "./listing-feed.js";
+import { PassSchedule } from "./pass-schedule.js";
 import type { ConversationAlerts, SavedSearches } from "./saved-searches.js";
 import { matches, priceOf } from "./search-criteria.js";
 
@@ -16,7 +17,7 @@ import { matches, priceOf } from "./search-criteria.js";
 export interface WatchedChatbot {
   botId: string;
   serialNumber: string;
-  client: Pick<ChatbotClient, "listListings">;
+  client: Pick<ChatbotClient, "listListings" | "listingChanges">;
 }
 
 /** What {@link AlertPoller} works with. */
@@ -25,8 +26,10 @@ export interface AlertPollerOptions {
   keyv: Keyv;
   searches: SavedSearches;
   work: WorkQueue;
-  /** Time between two passes. */
+  /** Time between two passes when no change is announced. */
   intervalMs: number;
+  /** Shortest time between the starts of two passes that changes asked for (default 1 s). */
+  minGapMs?: number;
   /** How long an alert's id is claimed: an event found again within it is not queued again. */
   dedupTtlMs: number;
   log: Logger;
@@ -44,9 +47,16 @@ const MAX_LISTINGS = 5_000;
  * snapshot of the last pass (`alerts-snapshot:<bot>`), and queues each event for every conversation of that bot with
  * a saved search it matches, as work of the conversation whose id names both (so a pass redone after a crash queues
  * nothing twice); the snapshot is written after. It also queues the alerts kept for later once their time has come.
+ *
+ * Where the API announces changes as they happen (the self-hosted server's RealEstateChanges), it follows each
+ * chatbot's feed while it runs, and a change asks for a pass soon (see {@link PassSchedule}): the feed only says
+ * when to look, the diff still decides what is an alert, and the interval's poll stays the safety net for changes
+ * a lost feed did not announce. Where it has none (the hosted platform), it polls only.
  */
 export class AlertPoller implements BackgroundDuty {
   readonly #options: AlertPollerOptions;
+  /** The bots whose API answered that it has no change feed: not asked again by this process. */
+  readonly #withoutFeed = new Set<string>();
   #stopping: AbortController | undefined;
   #loop: Promise<void> | undefined;
 
@@ -68,10 +78,28 @@ export class AlertPoller implements BackgroundDuty {
   }
 
   async #run(signal: AbortSignal): Promise<void> {
+    const { intervalMs, minGapMs = 1_000 } = this.#options;
+    const schedule = new PassSchedule(intervalMs, minGapMs);
+    const feeds = this.#followFeeds(schedule, signal);
+    await schedule.next(signal);
     while (!signal.aborted) {
       await this.pass();
-      await sleep(this.#options.intervalMs, undefined, { signal }).catch(() => undefined);
+      await schedule.next(signal);
     }
+    await feeds;
+  }
+
+  /** Follows each chatbot's change feed until `signal` aborts (the duty released): a change asks for a pass. */
+  async #followFeeds(schedule: PassSchedule, signal: AbortSignal): Promise<void> {
+    const { chatbots, log } = this.#options;
+    await Promise.all(
+      chatbots
+        .filter((chatbot) => !this.#withoutFeed.has(chatbot.botId))
+        .map(async (chatbot) => {
+          const ended = await followListingChanges({ ...chatbot, onChange: () => schedule.ask(), log, signal });
+          if (ended === "unavailable") this.#withoutFeed.add(chatbot.botId);
+        }),
+    );
   }
 
   /** One pass: each chatbot's listings compared, their events queued, then the alerts now due. Never rejects. */

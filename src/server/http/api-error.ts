@@ -1,5 +1,5 @@
 /** HTTP statuses the API answers with; the envelope's `Code` always equals the status. */
-export type ApiStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 502 | 504;
+export type ApiStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 502 | 503 | 504;
 
 /**
  * A failure the API reports to the caller: the status and a `Message` that names the field or the thing

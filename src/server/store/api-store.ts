@@ -18,6 +18,7 @@ import type {
   StoredSettings,
   Workspace,
 } from "../domain.js";
+import type { ListingChangeFeed } from "./listing-change-feed.js";
 
 /** A conversation with its messages, for ChatContentHistory. */
 export interface SessionTranscript {
@@ -133,6 +134,8 @@ export interface ApiStore {
      */
     settle(id: number, attempt: number, outcome: DigestOutcome, now: Date): Promise<void>;
   };
+  /** The committed changes of listings, announced to the subscribers of the change feed (RealEstateChanges). */
+  listingChanges: ListingChangeFeed;
   /** Cheap round trip, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

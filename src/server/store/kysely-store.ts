@@ -6,14 +6,16 @@ import { messagesRepo, sessionsRepo } from "./conversations-repo.js";
 import { digestsRepo } from "./digests-repo.js";
 import { filesRepo } from "./files-repo.js";
 import { leadsRepo } from "./leads-repo.js";
+import type { ListingChangeFeed } from "./listing-change-feed.js";
 import { listingsRepo } from "./listings-repo.js";
 import type { Database } from "./tables.js";
 
 /**
- * The ApiStore over a migrated Kysely database, SQLite or PostgreSQL alike, stamping rows with `now`.
- * Closing it destroys `db` (the pool, or the SQLite connection).
+ * The ApiStore over a migrated Kysely database, SQLite or PostgreSQL alike, stamping rows with `now` and announcing
+ * listing changes through `listingChanges`. Closing it closes the feed, then destroys `db` (the pool, or the SQLite
+ * connection).
  */
-export function createKyselyStore(db: Kysely<Database>, now: Clock): ApiStore {
+export function createKyselyStore(db: Kysely<Database>, now: Clock, listingChanges: ListingChangeFeed): ApiStore {
   return {
     workspaces: workspacesRepo(db, now),
     chatbots: chatbotsRepo(db, now),
@@ -23,10 +25,12 @@ export function createKyselyStore(db: Kysely<Database>, now: Clock): ApiStore {
     files: filesRepo(db, now),
     leads: leadsRepo(db, now),
     digests: digestsRepo(db),
+    listingChanges,
     async ping() {
       await sql`select 1`.execute(db);
     },
     async close() {
+      await listingChanges.close();
       await db.destroy();
     },
   };

@@ -6,7 +6,9 @@ import { openSqliteFile } from "../../sqlite-file.js";
 import type { ApiStore } from "./api-store.js";
 import type { Clock } from "./codecs.js";
 import { createKyselyStore } from "./kysely-store.js";
+import { inProcessChangeFeed } from "./listing-change-feed.js";
 import { migrateToLatest, type StoreDialect } from "./migrations.js";
+import { postgresChangeFeed } from "./postgres-change-feed.js";
 import { postgresConnectError } from "./postgres-errors.js";
 import type { Database } from "./tables.js";
 
@@ -46,7 +48,16 @@ export async function openApiStore(options: OpenStoreOptions): Promise<ApiStore>
     await db.destroy();
     throw error;
   }
-  return createKyselyStore(db, options.now ?? (() => new Date()));
+  // PostgreSQL may be shared by several server instances, each of which must hear the others' changes.
+  const listingChanges = options.databaseUrl
+    ? postgresChangeFeed({
+        db,
+        connectionString: options.databaseUrl,
+        schema: schema ?? "public",
+        connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+      })
+    : inProcessChangeFeed();
+  return createKyselyStore(db, options.now ?? (() => new Date()), listingChanges);
 }
 
 interface OpenedDatabase {

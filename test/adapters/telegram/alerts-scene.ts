@@ -1,7 +1,7 @@
 import type { Update } from "grammy/types";
 import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
 import { loadConfig } from "../../../src/config.js";
-import { createLogger } from "../../../src/log.js";
+import { createLogger, type Logger } from "../../../src/log.js";
 import { type EmulatedMessage, TelegramEmulator } from "../../emulators/telegram.js";
 import { freePort, until } from "../../support/waiting.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
@@ -31,26 +31,35 @@ export class AlertsScene {
     return new AlertsScene(telegram, chatbot);
   }
 
-  /** A bridge on the store that `store` names (STORE_URL, DATA_DIR, STORE_NAMESPACE). */
-  async start(store: Record<string, string>): Promise<RunningBridge> {
+  /**
+   * A bridge on the store that `store` names (STORE_URL, DATA_DIR, STORE_NAMESPACE), logging to `log` (silent by
+   * default); `env` changes the rest (an undefined value removes the variable: no CHATBOT_API_URL is the embedded API).
+   */
+  async start(
+    store: Record<string, string>,
+    options: { log?: Logger; env?: Record<string, string | undefined> } = {},
+  ): Promise<RunningBridge> {
     const port = await freePort();
-    const config = loadConfig(
-      {
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        CHATBOT_API_URL: this.chatbot.url,
-        CHATBOT_API_KEY: "sk-test",
-        CHATBOT_SESSION_KEY: "session-key-test",
-        CHATBOT_SERIAL_NUMBER: "homes-chatbot",
-        TELEGRAM_BOT_TOKEN: TOKEN,
-        TELEGRAM_WEBHOOK_SECRET: SECRET,
-        TELEGRAM_API_ROOT: this.telegram.url,
-        ALERTS_POLL_MINUTES: "0.005",
-        ...store,
-      },
-      { envFile: undefined },
-    );
-    return startBridge(config, createLogger("silent"), { host: "127.0.0.1", alertsClock: () => this.clock });
+    const env: Record<string, string | undefined> = {
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      CHATBOT_API_URL: this.chatbot.url,
+      CHATBOT_API_KEY: "sk-test",
+      CHATBOT_SESSION_KEY: "session-key-test",
+      CHATBOT_SERIAL_NUMBER: "homes-chatbot",
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_WEBHOOK_SECRET: SECRET,
+      TELEGRAM_API_ROOT: this.telegram.url,
+      ALERTS_POLL_MINUTES: "0.005",
+      ...store,
+      ...options.env,
+    };
+    const defined = Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined);
+    const config = loadConfig(Object.fromEntries(defined), { envFile: undefined });
+    return startBridge(config, options.log ?? createLogger("silent"), {
+      host: "127.0.0.1",
+      alertsClock: () => this.clock,
+    });
   }
 
   close(): Promise<unknown> {

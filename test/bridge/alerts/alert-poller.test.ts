@@ -5,6 +5,7 @@ import { SavedSearches } from "../../../src/bridge/alerts/saved-searches.js";
 import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { ALERTS_SNAPSHOT_PREFIX } from "../../../src/bridge/store/key-prefixes.js";
 import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
+import { ChatbotApiError } from "../../../src/client/index.js";
 import { createLogger } from "../../../src/log.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";
 
@@ -22,6 +23,10 @@ async function setUp() {
     botId,
     serialNumber: `serial-${botId}`,
     client: {
+      // An API without the change feed, like the hosted platform: these tests drive the passes themselves.
+      listingChanges: async () => {
+        throw new ChatbotApiError({ operation: "RealEstateChanges", kind: "http", status: 404, message: "no route" });
+      },
       listListings: async (query: { PageNumber?: number; PageSize?: number }) => {
         const size = query.PageSize ?? 20;
         const from = ((query.PageNumber ?? 1) - 1) * size;
