@@ -34,6 +34,13 @@ const framings: Record<string, string> = {
     ...objects.map((o, i) => `id: ${i}\nevent: message\ndata: ${json(o)}\n\n`),
     "data: [DONE]\n\n",
   ].join(""),
+  // The usual shape, which the decoder reads without the SSE parser; with and without the space after
+  // `data:`, and one event whose two data lines hold an object each.
+  "sse with bare data lines": [
+    `data: ${json(objects[0])}\ndata:${json(objects[1])}\n\n`,
+    ...objects.slice(2).map((o, i) => `data:${i % 2 ? "" : " "}${json(o)}\n\n`),
+    ": done\n\ndata: [DONE]\n\n",
+  ].join(""),
   "sse with CRLF and keep-alives": [
     ...objects.map((o) => `data: ${json(o)}\r\n\r\n: ping\r\n\r\ndata: {}\r\n\r\n`),
     "data: [DONE]\r\n\r\n",
@@ -185,6 +192,16 @@ describe("decodeAnswerStream failures", () => {
   it("reports an SSE error event without an envelope with its text", async () => {
     const { error } = await failure(['data: {"content":"so far"}\n\nevent: error\ndata: upstream overloaded\n\n']);
     expect(error).toMatchObject({ kind: "envelope", partialText: "so far", message: "ClientAsk: upstream overloaded" });
+  });
+
+  it("reads an SSE error event as an error even when its data looks like a delta", async () => {
+    const wire = 'data: {"content":"so far"}\n\nevent: error\ndata: {"content":"x"}\n\ndata: {"content":"y"}\n\n';
+    const cuts = Array.from(wire, (_, at) => [wire.slice(0, at), wire.slice(at)]);
+    for (const chunks of [wire.split(""), ...cuts]) {
+      const { error, events } = await failure(chunks);
+      expect(error).toMatchObject({ kind: "envelope", partialText: "so far", message: 'ClientAsk: {"content":"x"}' });
+      expect(events).toEqual([delta("so far")]);
+    }
   });
 
   it("reports a stream that ends before the final as incomplete, with the partial text", async () => {
