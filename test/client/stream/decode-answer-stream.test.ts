@@ -132,6 +132,24 @@ describe("decodeAnswerStream framings", () => {
     expect(state.released).toBe(true);
   });
 
+  it("yields what each chunk completes without waiting for more bytes, a final cut into many chunks too", async () => {
+    const final = json({ AnswerID: 1, Answer: `a ${"long answer, ".repeat(400)}` });
+    const wires = [
+      `data: {"content":"a"}\n\ndata: ${final}\n\n`,
+      `data: {"content":"a"}\r\n\r\ndata: ${final}\r\n\r\n`,
+      `{"content":"a"}\n${final}`,
+      `{"content":"a"} ${final}`,
+    ];
+    for (const wire of wires) {
+      // The body stays open after its last chunk: only a decoder that waits for more bytes would hang here.
+      const { body, state } = trackedBody(wire.match(/[\s\S]{1,100}/g) ?? [], true);
+      const events: AnswerEvent[] = [];
+      for await (const event of decodeAnswerStream(body, { operation: OPERATION })) events.push(event);
+      expect(events, wire.slice(0, 30)).toEqual([delta("a"), finalEvent(undefined, 1, JSON.parse(final).Answer)]);
+      expect(state.released).toBe(true);
+    }
+  });
+
   it("releases the body when the consumer stops early", async () => {
     const { body, state } = trackedBody(['{"content":"word "}\n{"content":"more"}'], true);
     for await (const event of decodeAnswerStream(body, { operation: OPERATION })) {
@@ -232,6 +250,14 @@ describe("decodeAnswerStream failures", () => {
     expect((await failure(["Bad Gateway"])).error.message).toContain('"Bad Gateway"');
     const { error, events } = await failure(['{"content":"ok"}\nInternal Server Error']);
     expect(error).toMatchObject({ kind: "malformed", partialText: "ok" });
+    expect(events).toEqual([delta("ok")]);
+  });
+
+  it("reports stray text after the objects at once, while the body stays open", async () => {
+    const { body } = trackedBody(['{"content":"ok"}\n', `  Internal Server Error ${"x".repeat(80)}`], true);
+    const { error, events } = await failure(body);
+    expect(error).toMatchObject({ kind: "malformed", partialText: "ok" });
+    expect(error.message).toContain("Internal Server Error");
     expect(events).toEqual([delta("ok")]);
   });
 
