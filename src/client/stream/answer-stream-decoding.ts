@@ -86,9 +86,11 @@ export class AnswerStreamDecoding {
   push(chunk: Chunk): void {
     if (this.#done || this.#failure) return;
     this.#body?.push(chunk);
-    if (typeof chunk !== "string") return this.#decodeBytes(chunk);
-    this.#decodeHeld();
-    this.#read(chunk);
+    if (typeof chunk !== "string") this.#decodeBytes(chunk);
+    else {
+      this.#decodeHeld();
+      this.#read(chunk);
+    }
   }
 
   /** Reads what is left once the body has ended, and fails when the final never came. */
