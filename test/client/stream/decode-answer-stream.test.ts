@@ -150,6 +150,18 @@ describe("decodeAnswerStream framings", () => {
     }
   });
 
+  it("serves calls to next() made without waiting, in order, and done after the final", async () => {
+    const wire = ['{"content":"a"}', '{"content":"b"}{"AnswerID":1,"Answer":"ab"}'];
+    const events = decodeAnswerStream(chunksOf(wire.map(encode)), { operation: OPERATION });
+    const results = await Promise.all([events.next(), events.next(), events.next(), events.next()]);
+    expect(results).toEqual([
+      { done: false, value: delta("a") },
+      { done: false, value: delta("b") },
+      { done: false, value: finalEvent(undefined, 1, "ab") },
+      { done: true, value: undefined },
+    ]);
+  });
+
   it("releases the body when the consumer stops early", async () => {
     const { body, state } = trackedBody(['{"content":"word "}\n{"content":"more"}'], true);
     for await (const event of decodeAnswerStream(body, { operation: OPERATION })) {
