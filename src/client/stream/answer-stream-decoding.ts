@@ -19,7 +19,6 @@ const LF = 0x0a;
 const CR = 0x0d;
 const CLOSING_BRACE = 0x7d;
 const STREAM = { stream: true };
-const SPACE = 0x20;
 
 // Lines an SSE stream can open with; a body starting with anything else is read as bare JSON objects.
 const SSE_OPENINGS = ["data:", "event:", "id:", "retry:", ":"];
@@ -54,6 +53,7 @@ export class AnswerStreamDecoding {
   #ending = false;
   readonly #splitter = new JsonObjectSplitter();
   readonly #plainDeltas = new PlainDeltaReader();
+  readonly #plainSseDeltas = new PlainDeltaReader("sse event");
   readonly #objectTexts: string[] = [];
   /** The SSE text given to the parser so far ends on a blank line: the next event starts afresh. */
   #sseBetweenEvents = true;
@@ -234,13 +234,12 @@ export class AnswerStreamDecoding {
     const length = piece.length;
     let i = 0;
     while (i < length && !this.#done) {
-      if (this.#sseBetweenEvents && piece.startsWith("data:", i)) {
-        const delta = this.#plainDeltas.read(piece, piece.charCodeAt(i + 5) === SPACE ? i + 6 : i + 5);
-        const end = this.#plainDeltas.end;
-        if (delta && piece.charCodeAt(end) === LF && piece.charCodeAt(end + 1) === LF) {
+      if (this.#sseBetweenEvents) {
+        const delta = this.#plainSseDeltas.read(piece, i);
+        if (delta) {
           this.#take(delta);
           this.#sseLineEnded = true;
-          i = end + 2;
+          i = this.#plainSseDeltas.end;
           continue;
         }
       }
