@@ -34,6 +34,13 @@ const framings: Record<string, string> = {
     ...objects.map((o, i) => `id: ${i}\nevent: message\ndata: ${json(o)}\n\n`),
     "data: [DONE]\n\n",
   ].join(""),
+  // The usual shape, which the decoder reads without the SSE parser; with and without the space after
+  // `data:`, and one event whose two data lines hold an object each.
+  "sse with bare data lines": [
+    `data: ${json(objects[0])}\ndata:${json(objects[1])}\n\n`,
+    ...objects.slice(2).map((o, i) => `data:${i % 2 ? "" : " "}${json(o)}\n\n`),
+    ": done\n\ndata: [DONE]\n\n",
+  ].join(""),
   "sse with CRLF and keep-alives": [
     ...objects.map((o) => `data: ${json(o)}\r\n\r\n: ping\r\n\r\ndata: {}\r\n\r\n`),
     "data: [DONE]\r\n\r\n",
@@ -125,6 +132,36 @@ describe("decodeAnswerStream framings", () => {
     expect(state.released).toBe(true);
   });
 
+  it("yields what each chunk completes without waiting for more bytes, a final cut into many chunks too", async () => {
+    const final = json({ AnswerID: 1, Answer: `a ${"long answer, ".repeat(400)}` });
+    const wires = [
+      `data: {"content":"a"}\n\ndata: ${final}\n\n`,
+      `data: {"content":"a"}\r\n\r\ndata: ${final}\r\n\r\n`,
+      `{"content":"a"}\n${final}`,
+      `{"content":"a"} ${final}`,
+    ];
+    for (const wire of wires) {
+      // The body stays open after its last chunk: only a decoder that waits for more bytes would hang here.
+      const { body, state } = trackedBody(wire.match(/[\s\S]{1,100}/g) ?? [], true);
+      const events: AnswerEvent[] = [];
+      for await (const event of decodeAnswerStream(body, { operation: OPERATION })) events.push(event);
+      expect(events, wire.slice(0, 30)).toEqual([delta("a"), finalEvent(undefined, 1, JSON.parse(final).Answer)]);
+      expect(state.released).toBe(true);
+    }
+  });
+
+  it("serves calls to next() made without waiting, in order, and done after the final", async () => {
+    const wire = ['{"content":"a"}', '{"content":"b"}{"AnswerID":1,"Answer":"ab"}'];
+    const events = decodeAnswerStream(chunksOf(wire.map(encode)), { operation: OPERATION });
+    const results = await Promise.all([events.next(), events.next(), events.next(), events.next()]);
+    expect(results).toEqual([
+      { done: false, value: delta("a") },
+      { done: false, value: delta("b") },
+      { done: false, value: finalEvent(undefined, 1, "ab") },
+      { done: true, value: undefined },
+    ]);
+  });
+
   it("releases the body when the consumer stops early", async () => {
     const { body, state } = trackedBody(['{"content":"word "}\n{"content":"more"}'], true);
     for await (const event of decodeAnswerStream(body, { operation: OPERATION })) {
@@ -187,6 +224,16 @@ describe("decodeAnswerStream failures", () => {
     expect(error).toMatchObject({ kind: "envelope", partialText: "so far", message: "ClientAsk: upstream overloaded" });
   });
 
+  it("reads an SSE error event as an error even when its data looks like a delta", async () => {
+    const wire = 'data: {"content":"so far"}\n\nevent: error\ndata: {"content":"x"}\n\ndata: {"content":"y"}\n\n';
+    const cuts = Array.from(wire, (_, at) => [wire.slice(0, at), wire.slice(at)]);
+    for (const chunks of [wire.split(""), ...cuts]) {
+      const { error, events } = await failure(chunks);
+      expect(error).toMatchObject({ kind: "envelope", partialText: "so far", message: 'ClientAsk: {"content":"x"}' });
+      expect(events).toEqual([delta("so far")]);
+    }
+  });
+
   it("reports a stream that ends before the final as incomplete, with the partial text", async () => {
     for (const wire of [
       '{"content":"Half an "}\n{"content":"answer"}\n',
@@ -215,6 +262,14 @@ describe("decodeAnswerStream failures", () => {
     expect((await failure(["Bad Gateway"])).error.message).toContain('"Bad Gateway"');
     const { error, events } = await failure(['{"content":"ok"}\nInternal Server Error']);
     expect(error).toMatchObject({ kind: "malformed", partialText: "ok" });
+    expect(events).toEqual([delta("ok")]);
+  });
+
+  it("reports stray text after the objects at once, while the body stays open", async () => {
+    const { body } = trackedBody(['{"content":"ok"}\n', `  Internal Server Error ${"x".repeat(80)}`], true);
+    const { error, events } = await failure(body);
+    expect(error).toMatchObject({ kind: "malformed", partialText: "ok" });
+    expect(error.message).toContain("Internal Server Error");
     expect(events).toEqual([delta("ok")]);
   });
 

@@ -1,0 +1,336 @@
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { AnswerEvent } from "../answer-events.js";
+import { ChatbotApiError } from "../errors.js";
+import { type AnswerObject, errorEventError, PlainDeltaReader, readAnswerObject } from "./answer-objects.js";
+import { JsonObjectSplitter, JsonStreamSyntaxError, skipWhitespace } from "./json-object-splitter.js";
+
+/** What decoding needs to know besides the body, for its errors. */
+export interface AnswerStreamDecodingOptions {
+  /** Operation name for errors, e.g. `ClientAsk`. */
+  operation: string;
+  /** The response's `Content-Type`, quoted when the body turns out not to be a stream of answer objects. */
+  contentType?: string | undefined;
+}
+
+/** A piece of the body as its source hands it over. */
+export type Chunk = Uint8Array | string;
+
+const LF = 0x0a;
+const CR = 0x0d;
+const CLOSING_BRACE = 0x7d;
+const STREAM = { stream: true };
+
+// Lines an SSE stream can open with; a body starting with anything else is read as bare JSON objects.
+const SSE_OPENINGS = ["data:", "event:", "id:", "retry:", ":"];
+
+/**
+ * The state of one answer being decoded. `push` and `finish` never throw, so the events read before a
+ * failure still go out before it.
+ */
+export class AnswerStreamDecoding {
+  readonly #options: AnswerStreamDecodingOptions;
+  // Not fatal: one bad byte from the server should cost one U+FFFD, not the whole answer.
+  readonly #decoder = new TextDecoder("utf-8", { fatal: false });
+  /**
+   * The body's chunks, from which the partial text is rebuilt when an error needs it. Keeping the text
+   * of every delta instead cost a sixth of the decoding time (a copy of each small string, to free the
+   * chunk it was cut from) for text that only a failure reads; the chunks' bytes live outside the
+   * JavaScript heap. They are kept as they came, not copied (another 3%): Node streams, undici's body
+   * included, and web streams hand each chunk over for good. Undefined in the rebuilding decoding.
+   */
+  readonly #body: Chunk[] | undefined;
+  /** Bytes received but not decoded yet (see {@link #decodeBytes}). */
+  readonly #held: Uint8Array[] = [];
+  #deltaCount = 0;
+  #rebuilt: { count: number; text: string } | undefined;
+  #framing: "sse" | "json" | undefined;
+  /** Text read before the framing could be told. */
+  #head = "";
+  #events: AnswerEvent[] = [];
+  #failure: ChatbotApiError | undefined;
+  #done = false;
+  /** Set while flushing at the end of the body: a cut last object then means "incomplete", not "malformed". */
+  #ending = false;
+  readonly #splitter = new JsonObjectSplitter();
+  readonly #plainDeltas = new PlainDeltaReader();
+  readonly #plainSseDeltas = new PlainDeltaReader("sse event");
+  readonly #objectTexts: string[] = [];
+  /** The SSE text given to the parser so far ends on a blank line: the next event starts afresh. */
+  #sseBetweenEvents = true;
+  /** The SSE text read so far ends with a line feed. */
+  #sseLineEnded = false;
+  readonly #sse = createParser({ onEvent: (message) => this.#readSseEvent(message) });
+
+  constructor(options: AnswerStreamDecodingOptions, keepBody: boolean) {
+    this.#options = options;
+    this.#body = keepBody ? [] : undefined;
+  }
+
+  /** The concatenated deltas so far, rebuilt by decoding the body again up to the same delta. */
+  get partialText(): string {
+    if (this.#body === undefined || this.#deltaCount === 0) return "";
+    if (this.#rebuilt?.count === this.#deltaCount) return this.#rebuilt.text;
+    const again = new AnswerStreamDecoding(this.#options, false);
+    for (const chunk of this.#body) again.push(chunk);
+    again.#flush();
+    const contents: string[] = [];
+    for (const event of again.#events) {
+      if (contents.length === this.#deltaCount) break;
+      if (event.type === "delta") contents.push(event.content);
+    }
+    this.#rebuilt = { count: this.#deltaCount, text: contents.join("") };
+    return this.#rebuilt.text;
+  }
+
+  /** Reads the next chunk of the body. */
+  push(chunk: Chunk): void {
+    if (this.#done || this.#failure) return;
+    this.#body?.push(chunk);
+    if (typeof chunk !== "string") this.#decodeBytes(chunk);
+    else {
+      this.#decodeHeld();
+      this.#read(chunk);
+    }
+  }
+
+  /** Reads what is left once the body has ended, and fails when the final never came. */
+  finish(): void {
+    this.#flush();
+    if (this.#done || this.#failure) return;
+    const partialText = this.partialText;
+    const message = `the stream ended before the final answer (${partialText.length} characters received)`;
+    const { operation } = this.#options;
+    this.#failure = new ChatbotApiError({
+      operation,
+      kind: "incomplete",
+      message,
+      partialText: partialText || undefined,
+    });
+  }
+
+  /**
+   * The events decoded since the last call, then the failure to throw once they are out, and whether the
+   * final came (the rest of the body then does not matter).
+   */
+  take(): { events: AnswerEvent[]; failure: ChatbotApiError | undefined; done: boolean } {
+    const events = this.#events;
+    this.#events = [];
+    return { events, failure: this.#failure, done: this.#done };
+  }
+
+  /**
+   * Decodes a chunk of bytes up to where the value under way may end: its last line end (SSE) or closing
+   * brace (JSON). The bytes after that are held, and so is a chunk that has none: a value spanning whole
+   * chunks (the final, which repeats the whole answer) is then decoded in one piece once its end has come,
+   * instead of chunk by chunk and joined again, which cost as much as decoding it. Decoding in stream
+   * mode gives the same text however the bytes are grouped, so holding never changes what is read.
+   */
+  #decodeBytes(chunk: Uint8Array): void {
+    const framing = this.#framing;
+    const held = this.#held;
+    const end = framing === undefined ? chunk.length : decodableLength(chunk, framing);
+    if (end > 0) {
+      if (held.length > 1) {
+        held.push(chunk.subarray(0, end));
+        this.#read(this.#decoder.decode(Buffer.concat(held), STREAM));
+        held.length = 0;
+      } else {
+        this.#decodeHeld();
+        this.#read(this.#decoder.decode(chunk.subarray(0, end), STREAM));
+      }
+    }
+    if (end === chunk.length) return;
+    const rest = end === 0 ? chunk : chunk.subarray(end);
+    // Between JSON objects, what is not an object is stray text, reported without waiting for more.
+    if (held.length > 0 || framing === "sse" || this.#splitter.inObject || opensObject(rest)) held.push(rest);
+    else this.#read(this.#decoder.decode(rest, STREAM));
+  }
+
+  #decodeHeld(): void {
+    const held = this.#held;
+    if (held.length === 0) return;
+    this.#read(this.#decoder.decode(held.length === 1 ? held[0] : Buffer.concat(held), STREAM));
+    held.length = 0;
+  }
+
+  #flush(): void {
+    this.#decodeHeld();
+    this.#read(this.#decoder.decode());
+    this.#ending = true;
+    if (this.#framing === undefined) {
+      // Too short to tell, so not SSE: read as JSON objects, stray text is reported for what it is.
+      const head = this.#head.trimStart();
+      this.#head = "";
+      this.#framing = "json";
+      this.#read(head);
+    }
+    // A last event without its blank line still counts: the server closing the body ends it.
+    if (this.#framing === "sse") this.#read("\n\n");
+    else this.#guard(() => this.#splitter.end());
+  }
+
+  #read(text: string): void {
+    this.#guard(() => {
+      if (this.#framing === undefined) {
+        this.#head += text;
+        this.#framing = sniff(this.#head.trimStart());
+        if (this.#framing === undefined) return;
+        text = this.#head.trimStart();
+        this.#head = "";
+      }
+      if (this.#framing === "sse") this.#readSse(text);
+      else this.#readJson(text);
+    });
+  }
+
+  /** Runs a decoding step, keeping what it throws as the failure to report after the events before it. */
+  #guard(step: () => void): void {
+    if (this.#done || this.#failure) return;
+    try {
+      step();
+    } catch (err) {
+      if (err instanceof ChatbotApiError) this.#failure = err;
+      else if (err instanceof JsonStreamSyntaxError) {
+        const type = this.#options.contentType ? ` (${this.#options.contentType})` : "";
+        this.#failure = this.#malformed(`the response${type} is not an answer stream: ${JSON.stringify(err.excerpt)}`);
+      } else this.#failure = this.#malformed(`the stream could not be decoded: ${String(err)}`);
+    }
+  }
+
+  #readJson(piece: string): void {
+    const length = piece.length;
+    const texts = this.#objectTexts;
+    let i = 0;
+    while (i < length && !this.#done) {
+      if (this.#splitter.betweenObjects) {
+        // Between objects, plain deltas (most of the stream) are read straight out of the piece.
+        i = skipWhitespace(piece, i);
+        const delta = this.#plainDeltas.read(piece, i);
+        if (delta) {
+          this.#take(delta);
+          i = this.#plainDeltas.end;
+          continue;
+        }
+      }
+      try {
+        i = this.#splitter.feed(piece, texts, i, true);
+      } finally {
+        // Objects before stray text are still the answer's, so they are read before its error surfaces.
+        for (const text of texts) if (!this.#done) this.#readObject(text, text);
+        texts.length = 0;
+      }
+    }
+  }
+
+  /**
+   * Reads SSE text. Where an event starts, one that is a plain delta alone on its `data:` line, with
+   * nothing else before its blank line (most of the stream), is read straight out of the piece; all the
+   * rest goes through eventsource-parser, cut at blank lines so that it ends up between events again.
+   * The parser alone costs about 30% of the time of `JSON.parse` over the same events, which left SSE
+   * below the target of 70% of that ceiling (bench/stream-decoding.ts); no other SSE library measured
+   * comes close (see docs/benchmarks.md). Blank lines written `\r\n` or `\r` are left to the parser.
+   */
+  #readSse(piece: string): void {
+    const length = piece.length;
+    let i = 0;
+    while (i < length && !this.#done) {
+      if (this.#sseBetweenEvents) {
+        const delta = this.#plainSseDeltas.read(piece, i);
+        if (delta) {
+          this.#take(delta);
+          this.#sseLineEnded = true;
+          i = this.#plainSseDeltas.end;
+          continue;
+        }
+      }
+      const end = this.#sseEventEnd(piece, i);
+      const text = end === -1 ? piece.slice(i) : piece.slice(i, end);
+      this.#sseBetweenEvents = end !== -1;
+      this.#sseLineEnded = text.charCodeAt(text.length - 1) === LF;
+      this.#sse.feed(text);
+      i = end === -1 ? length : end;
+    }
+  }
+
+  /** The index just past the blank line ending the event under way at `from`; -1 when it goes on past the piece. */
+  #sseEventEnd(piece: string, from: number): number {
+    // A line feed closing the previous piece and one opening this piece make a blank line.
+    if (from === 0 && this.#sseLineEnded && piece.charCodeAt(0) === LF) return 1;
+    const blank = piece.indexOf("\n\n", from);
+    return blank === -1 ? -1 : blank + 2;
+  }
+
+  /** Reads one SSE event; the parser calls it while fed, so what it throws comes out of `#sse.feed`. */
+  #readSseEvent(message: EventSourceMessage): void {
+    if (this.#done) return;
+    const { data, event } = message;
+    if (event === "error") throw errorEventError(this.#options.operation, data.trim(), this.partialText);
+    const delta = this.#plainDeltas.read(data, 0);
+    if (delta && this.#plainDeltas.end === data.length) {
+      this.#take(delta);
+      return;
+    }
+    const trimmed = data.trim();
+    if (trimmed === "" || trimmed === "[DONE]" || this.#tryObject(trimmed)) return;
+    // One event may carry several objects back to back; only then is the data split.
+    for (const text of JsonObjectSplitter.split(trimmed)) if (!this.#done) this.#readObject(text, trimmed);
+  }
+
+  /** Reads one object's text; a text that is not JSON fails quoting `context`, unless the body just ended. */
+  #readObject(text: string, context: string): void {
+    // At the end of the body a cut object is the sign of a cut stream, which `finish` reports as incomplete.
+    if (!this.#tryObject(text) && !this.#ending) {
+      const quote = context.length > 80 ? `${context.slice(0, 77)}...` : context;
+      throw this.#malformed(`a streamed object is not valid JSON: ${JSON.stringify(quote)}`);
+    }
+  }
+
+  /** Reads one object's text and takes what it stands for; false when the text is not JSON. */
+  #tryObject(text: string): boolean {
+    let object: AnswerObject;
+    try {
+      object = readAnswerObject(this.#options.operation, text, () => this.partialText);
+    } catch (err) {
+      if (err instanceof SyntaxError) return false;
+      throw err;
+    }
+    this.#take(object);
+    return true;
+  }
+
+  #take(object: AnswerObject): void {
+    if (object === undefined) return;
+    if (object.type === "plain") this.#events.push(object.delta, object.final);
+    else this.#events.push(object);
+    if (object.type !== "final") this.#deltaCount++;
+    this.#done = object.type !== "delta";
+  }
+
+  #malformed(message: string): ChatbotApiError {
+    const partialText = this.partialText || undefined;
+    return new ChatbotApiError({ operation: this.#options.operation, kind: "malformed", message, partialText });
+  }
+}
+
+/**
+ * How much of `chunk` can end the value under way: up to its last line end in SSE, its last closing brace
+ * in JSON; 0 when none. Searched through a `Buffer` view, whose search is several times faster.
+ */
+function decodableLength(chunk: Uint8Array, framing: "sse" | "json"): number {
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (framing === "json") return bytes.lastIndexOf(CLOSING_BRACE) + 1;
+  return Math.max(bytes.lastIndexOf(LF), bytes.lastIndexOf(CR)) + 1;
+}
+
+/** True when `bytes` hold, after JSON whitespace, the opening brace of an object. */
+function opensObject(bytes: Uint8Array): boolean {
+  let i = 0;
+  while (bytes[i] === 0x20 || bytes[i] === LF || bytes[i] === CR || bytes[i] === 0x09) i++;
+  return bytes[i] === 0x7b;
+}
+
+/** The framing a body opening with `head` (leading blanks removed) uses, or `undefined` until it can tell. */
+function sniff(head: string): "sse" | "json" | undefined {
+  if (SSE_OPENINGS.some((opening) => head.startsWith(opening))) return "sse";
+  return SSE_OPENINGS.some((opening) => opening.startsWith(head)) ? undefined : "json";
+}
