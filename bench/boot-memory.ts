@@ -3,10 +3,11 @@
  * first with `npm run build`), in two configurations: Telegram only (webhook mode, against the Telegram emulator) with
  * a remote chatbot API (CHATBOT_API_URL, a scripted chatbot), and Telegram only with the embedded chatbot API (no
  * CHATBOT_API_URL). Slack and WhatsApp are off, the store is the default SQLite file in a fresh DATA_DIR. Each process
- * runs with the inspector on loopback so that, once /readyz answers 200, a full garbage collection can be forced
- * before VmRSS (/proc/<pid>/status) is read; it is read after a second of rest, twice, and the larger is kept. The
- * inspector's own cost (a thread and a few MB) is in the figures. Also prints which lazily loaded parts the process
- * reports loaded (`chatbridge_module_loaded` in /metrics).
+ * runs with the inspector on loopback so that, once /readyz answers 200, full garbage collections can be forced
+ * before VmRSS (/proc/<pid>/status) is read: five, a second apart (the first readings still hold pages just freed,
+ * 3-4 MiB more), and the last reading is reported. The inspector's own cost (an idle thread, under 1 MiB) is in the
+ * figures. Also prints the heap in use and which parts loaded on first use the process reports loaded
+ * (`chatbridge_module_loaded` in /metrics, see src/lazy-parts.ts). Figures are MiB (1,048,576 bytes).
  * Run: npm run build && npx tsx bench/boot-memory.ts [--runs K]   (default 1 run per configuration; not a test)
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -26,6 +27,8 @@ const MAIN = fileURLToPath(new URL("../dist/src/main.js", import.meta.url));
 const TOKEN = "123456789:AAbench-token-of-the-emulator_01";
 const READY_WITHIN_MS = 60_000;
 const MIB = 1024 * 1024;
+/** Full collections, a second apart, before the resident memory is read. */
+const SETTLING_READINGS = 5;
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "1" } } });
 const runs = Number(values.runs);
@@ -66,11 +69,12 @@ async function boot(env: Record<string, string>): Promise<Boot> {
       const response = await fetch(`${base}/readyz`).catch(() => undefined);
       return response?.status === 200;
     }, READY_WITHIN_MS);
+    // The first readings after boot still hold pages the collector has just freed; five, a second apart, settle.
     let rss = 0;
-    for (let reading = 0; reading < 2; reading++) {
+    for (let reading = 0; reading < SETTLING_READINGS; reading++) {
       await collectGarbage(inspectorPort);
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      rss = Math.max(rss, residentBytes(child.pid as number));
+      rss = residentBytes(child.pid as number);
     }
     const metrics = await (await fetch(`${base}/metrics`)).text();
     const heap = Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(metrics)?.[1] ?? Number.NaN);
@@ -101,15 +105,27 @@ const configurations: { name: string; env: Record<string, string> }[] = [
 ];
 try {
   for (const { name, env } of configurations) {
+    const rss: number[] = [];
     for (let run = 1; run <= runs; run++) {
       const { rssMiB, heapMiB, loaded } = await boot(env);
+      rss.push(rssMiB);
       const parts = loaded.length > 0 ? loaded.join(", ") : "none";
       console.log(
         `${name}${runs > 1 ? ` (run ${run})` : ""}: ${rssMiB.toFixed(1)} MiB RSS, ${heapMiB.toFixed(1)} MiB heap; lazy parts loaded: ${parts}`,
       );
     }
+    // Native memory a background thread's allocator keeps after startup varies from run to run by up to 10 MiB.
+    if (runs > 1) console.log(`  ${name}: median ${median(rss).toFixed(1)} MiB RSS over ${runs} runs`);
   }
 } finally {
   await telegram.close();
   await chatbot.close();
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
