@@ -38,9 +38,3 @@ export function lazyPart<T>(part: LazyPart, load: () => Promise<T>): () => Promi
 export function isPartLoaded(part: LazyPart): boolean {
   return loaded.has(part);
 }
-
-/**
- * The embedded chatbot API with its server, stores, answer engine and tokenizer, for `chatbridge start` and the
- * commands that talk to a chatbot when CHATBOT_API_URL is unset.
- */
-export const loadEmbeddedApi = lazyPart("embedded-api", () => import("./server/embedded-api.js"));

@@ -1,5 +1,5 @@
 import { type Config, ConfigError } from "../config.js";
-import { loadEmbeddedApi } from "../lazy-parts.js";
+import { loadEmbeddedApi } from "../embedded-api-loader.js";
 import { createLogger } from "../log.js";
 
 /** Where and as whom a command talks to the chatbot API, and how to let go of it. */
