@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { CHANNEL_PLUGINS } from "../adapters/index.js";
 import type { ChannelPlugin } from "./channel-plugin.js";
@@ -161,4 +161,13 @@ function fieldPath(parts: PropertyKey[]): string {
 
 function repeated(values: string[]): string[] {
   return [...new Set(values.filter((value, index) => values.indexOf(value) !== index))];
+}
+
+/**
+ * The YAML parser, required (synchronously, as the configuration is read) only for a `.yaml` file: a deployment
+ * without one does not keep it in memory (src/lazy-parts.ts).
+ */
+function parseYaml(content: string): unknown {
+  const yaml: typeof import("yaml") = createRequire(import.meta.url)("yaml");
+  return yaml.parse(content);
 }

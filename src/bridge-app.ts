@@ -13,13 +13,14 @@ import type { ChannelStatus, RunningChannel } from "./channel-plugin.js";
 import { type ChatbotLinks, resolveChatbots } from "./chatbot-links.js";
 import { type ChatbotHealth, ChatbotMonitor } from "./chatbot-monitor.js";
 import { type Config, ConfigError } from "./config.js";
+import { loadEmbeddedApi } from "./embedded-api-loader.js";
 import { listenOn } from "./http-listen.js";
 import { finalErrorHandler, unknownRoute } from "./json-fallbacks.js";
 import type { Logger } from "./log.js";
 import { MailOutbox, type MailRetryPolicy } from "./mail/mail-outbox.js";
 import { createSmtpMailer } from "./mail/smtp-mailer.js";
 import { readinessRoute } from "./readiness.js";
-import { type EmbeddedApi, openEmbeddedApi } from "./server/embedded-api.js";
+import type { EmbeddedApi } from "./server/embedded-api.js";
 
 /** The running bridge. */
 export interface RunningBridge {
@@ -68,7 +69,9 @@ export async function startBridge(
   // One mail transport for the handoff outbox and the embedded server's daily digests.
   const { smtpUrl, from } = config.mail;
   const mailer = smtpUrl && from ? createSmtpMailer({ smtpUrl, from }) : undefined;
-  const embedded = config.chatbotApi.url ? undefined : await openEmbeddedApi(config, log, { mailer });
+  const embedded = config.chatbotApi.url
+    ? undefined
+    : await (await loadEmbeddedApi()).openEmbeddedApi(config, log, { mailer });
   let store: BridgeStore | undefined;
   let outbox: MailOutbox | undefined;
   let chatbots: ChatbotLinks | undefined;
@@ -133,6 +136,11 @@ export async function startBridge(
       maxAudioSeconds: config.bridge.media.maxAudioSeconds,
     };
     for (const { plugin, bots } of config.channels) {
+      const off = bots.map((bot) => plugin.off?.(bot, receive));
+      if (off.every((status) => status !== undefined)) {
+        running.push({ status: off, stop: async () => {} });
+        continue;
+      }
       const context = { bots, bridge, http: channelRoutes, store: bridgeStore, log, metrics, onMalformed, receive };
       running.push(await plugin.start({ ...context, deployment }));
     }

@@ -35,6 +35,13 @@ export interface ChannelPlugin<Settings = unknown, Entry = unknown> {
   /** Settings that are valid but will likely not work as meant: one line each with the fix, for the start banner. */
   warnings?(bots: readonly ChannelBot<Settings>[], deployment: Pick<Deployment, "publicUrl">): string[];
   /**
+   * The status line of a bot for which the channel is off (its token is not set), or undefined when it must be
+   * started; `receive` as in {@link ChannelContext}. When the channel is off for every bot, `start` is not called:
+   * the plugin's module can import its platform's libraries in `start` only (see src/lazy-parts.ts), and a process
+   * without the channel never loads them.
+   */
+  off?(bot: ChannelBot<Settings>, receive: boolean): ChannelStatus | undefined;
+  /**
    * Starts the channel for its bots: attaches each bot's outbound side to the bridge and, when `receive`, starts
    * receiving (routes on `http`, polling, sockets). Called once the server listens, before the bridge answers.
    * A bot that cannot start for a reason the operator can fix is a disabled status line, not a failure.

@@ -1,5 +1,5 @@
+import { createRequire } from "node:module";
 import pino, { type Logger } from "pino";
-import pretty from "pino-pretty";
 import type { LogLevel } from "./config-variables.js";
 
 export type { Logger } from "pino";
@@ -44,7 +44,13 @@ export function createLogger(
   const destination = options.destination ?? process.stderr;
   const usePretty = options.pretty ?? (destination === process.stderr && process.stderr.isTTY === true);
   const stream = usePretty
-    ? pretty({ destination: destination as NodeJS.WritableStream & { fd?: number }, colorize: true, sync: true })
+    ? prettyStream({ destination: destination as NodeJS.WritableStream & { fd?: number }, colorize: true, sync: true })
     : destination;
   return pino({ level, base: { name: "chatbridge" }, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } }, stream);
+}
+
+/** pino-pretty, required only for a terminal: a server logging JSON does not keep it in memory (src/lazy-parts.ts). */
+function prettyStream(options: import("pino-pretty").PrettyOptions): NodeJS.WritableStream {
+  const pretty: typeof import("pino-pretty") = createRequire(import.meta.url)("pino-pretty");
+  return pretty(options);
 }

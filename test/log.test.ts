@@ -35,4 +35,15 @@ describe("logger", () => {
     expect(output).not.toContain("very-secret");
     expect(output).toContain("[redacted]");
   });
+
+  it("writes human-readable lines for a terminal, through pino-pretty required on demand", async () => {
+    const { stream, lines } = capture();
+    const log = createLogger("info", { destination: stream, pretty: true });
+    log.warn({ chat: 1 }, "shown on a terminal");
+    await new Promise((resolve) => setImmediate(resolve));
+    const output = lines.join("\n");
+    expect(output).toContain("WARN");
+    expect(output).toContain("shown on a terminal");
+    expect(() => JSON.parse(lines[0] ?? "")).toThrow();
+  });
 });

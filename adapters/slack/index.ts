@@ -1,9 +1,16 @@
-import { defineChannelPlugin, startEach } from "../../src/channel-plugin.js";
-import { SLACK_VARIABLES, type SlackEntry, type SlackSettings, slackEntry, slackSettingsForBot } from "./settings.js";
-import { startSlack } from "./setup.js";
+import { defineChannelPlugin } from "../../src/channel-plugin.js";
+import { lazyPart } from "../../src/lazy-parts.js";
+import {
+  SLACK_VARIABLES,
+  type SlackEntry,
+  type SlackSettings,
+  slackEntry,
+  slackOff,
+  slackSettingsForBot,
+} from "./settings.js";
 
-/** A thread the bot answered in stays a conversation as long as its session would; "never expires" is a month. */
-const NEVER_IDLE_THREAD_MS = 30 * 24 * 60 * 60 * 1000;
+/** The plugin's half over Bolt and the Web API: imported when a bot has Slack on. */
+const loadRuntime = lazyPart("slack", () => import("./runtime.js"));
 
 /** Slack: each bot's app over the Events API (`/webhooks/slack/…[/<botId>]`) or Socket Mode, answers as native streams. */
 export const slackPlugin = defineChannelPlugin<typeof SLACK_VARIABLES, SlackSettings, SlackEntry>({
@@ -21,18 +28,6 @@ export const slackPlugin = defineChannelPlugin<typeof SLACK_VARIABLES, SlackSett
     of: (entry) => entry.botToken,
     problem: () => "two bots share one Slack bot token; each Slack app belongs to one entry.",
   },
-  start: ({ bots, bridge, http, store, log, onMalformed, receive, deployment }) =>
-    startEach(bots, ({ botId, settings }) =>
-      startSlack({
-        botId,
-        slack: settings,
-        bridge,
-        app: http,
-        log,
-        memory: store.keyv,
-        threadMemoryMs: deployment.sessionIdleMs || NEVER_IDLE_THREAD_MS,
-        onMalformed,
-        receive,
-      }),
-    ),
+  off: ({ botId, settings }) => slackOff(botId, settings),
+  start: async (context) => (await loadRuntime()).startSlackChannel(context),
 });

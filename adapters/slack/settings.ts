@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ChannelStatus } from "../../src/channel-plugin.js";
 import { nonEmptyText, optionalText } from "../../src/config-variables.js";
 
 /** A Slack Bot User OAuth Token. */
@@ -65,4 +66,11 @@ export function slackSettingsForBot(entry: SlackEntry, defaults: SlackSettings):
     appToken: entry.appToken,
     apiUrl: entry.apiUrl ?? defaults.apiUrl,
   };
+}
+
+/** The banner line of a bot without a Slack bot token (Slack is off for it), or undefined when it has one. */
+export function slackOff(botId: string, settings: SlackSettings): ChannelStatus | undefined {
+  if (settings.botToken) return undefined;
+  const name = botId === "default" ? "Slack" : `Slack (${botId})`;
+  return { name, enabled: false, detail: "set SLACK_BOT_TOKEN to enable" };
 }

@@ -10,7 +10,7 @@ import { SlackHttpReceiver } from "./http-receiver.js";
 import { CARD_ACTION, parseCardTap, parseQuickReply, parseSlackEvent, QUICK_REPLY_ACTION } from "./inbound.js";
 import { SlackChannel } from "./outbound.js";
 import type { CheckedBlockActions, CheckedMessageEvent, CheckedThreadStarted } from "./schema.js";
-import type { SlackSettings } from "./settings.js";
+import { type SlackSettings, slackOff } from "./settings.js";
 import { SlackSocketReceiver } from "./socket-receiver.js";
 import { SlackThreads } from "./threads.js";
 
@@ -71,8 +71,12 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
   const named = botId !== "default";
   const name = named ? `Slack (${botId})` : "Slack";
   const stopNothing = async () => {};
-  if (slack.botToken && options.receive === false) {
-    const channel = new SlackChannel({ token: slack.botToken, apiUrl: slack.apiUrl, botId, log });
+  const off = slackOff(botId, slack);
+  if (off) return { channel: undefined, status: off, stop: stopNothing };
+  // slackOff said the bot has its token.
+  const botToken = slack.botToken as string;
+  if (options.receive === false) {
+    const channel = new SlackChannel({ token: botToken, apiUrl: slack.apiUrl, botId, log });
     bridge.attach(channel);
     const identity = await slackIdentity(channel, log, botId);
     const status = identity
@@ -80,11 +84,14 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
       : { name, enabled: false, detail: AUTH_FAILED };
     return { channel, status, stop: stopNothing };
   }
-  if (!slack.botToken || !(slack.signingSecret || slack.appToken)) {
-    const missing = slack.botToken ? "SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)" : "SLACK_BOT_TOKEN";
+  if (!(slack.signingSecret || slack.appToken)) {
     return {
       channel: undefined,
-      status: { name, enabled: false, detail: `set ${missing} to enable` },
+      status: {
+        name,
+        enabled: false,
+        detail: "set SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode) to enable",
+      },
       stop: stopNothing,
     };
   }
@@ -112,12 +119,12 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
       })
     : undefined;
   const bolt = new App({
-    token: slack.botToken,
+    token: botToken,
     receiver: http ?? socket,
     logger,
     clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 2 } },
   });
-  const channel = new SlackChannel({ token: slack.botToken, apiUrl: slack.apiUrl, botId, log });
+  const channel = new SlackChannel({ token: botToken, apiUrl: slack.apiUrl, botId, log });
   const threads = new SlackThreads(options.memory, botId, options.threadMemoryMs);
   // The receivers dispatch only payloads schema.ts checked: these are their types.
   const receive = async ({ event, context, body }: { event: unknown; context: SlackContext; body: unknown }) => {

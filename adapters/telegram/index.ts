@@ -1,14 +1,16 @@
-import { defineChannelPlugin, startEach } from "../../src/channel-plugin.js";
-import { telegramConversationLink } from "./conversation-link.js";
-import { type TelegramWebhook, telegramWebhookRoutes } from "./routes.js";
+import { defineChannelPlugin } from "../../src/channel-plugin.js";
+import { lazyPart } from "../../src/lazy-parts.js";
 import {
   TELEGRAM_VARIABLES,
   type TelegramEntry,
   type TelegramSettings,
   telegramEntry,
+  telegramOff,
   telegramSettingsForBot,
 } from "./settings.js";
-import { startTelegram } from "./setup.js";
+
+/** The plugin's half over grammY: imported when a bot has Telegram on, or a link is asked for. */
+const loadRuntime = lazyPart("telegram", () => import("./runtime.js"));
 
 /** Telegram: each bot's webhook (`/webhooks/telegram[/<botId>]`) or long polling, answers as native drafts. */
 export const telegramPlugin = defineChannelPlugin<typeof TELEGRAM_VARIABLES, TelegramSettings, TelegramEntry>({
@@ -34,23 +36,7 @@ export const telegramPlugin = defineChannelPlugin<typeof TELEGRAM_VARIABLES, Tel
       `PUBLIC_URL=${publicUrl} is not https: Telegram posts webhooks only to https:// addresses (except a local Bot API server); set PUBLIC_URL to the https address of this server, or TELEGRAM_MODE=polling.`,
     ];
   },
-  conversationLink: (settings, start) => telegramConversationLink(settings, start),
-  start: async ({ bots, bridge, http, store, log, onMalformed, receive, deployment }) => {
-    // One route for every bot's webhook; each bot in webhook mode adds itself once its secret is known.
-    const webhooks = new Map<string, TelegramWebhook>();
-    if (receive) http.use(telegramWebhookRoutes(webhooks, { log, onMalformed }));
-    return startEach(bots, ({ botId, settings }) =>
-      startTelegram({
-        botId,
-        telegram: settings,
-        publicUrl: deployment.publicUrl,
-        bridge,
-        webhooks,
-        log,
-        onMalformed,
-        leases: store.leases,
-        receive,
-      }),
-    );
-  },
+  conversationLink: async (settings, start) => (await loadRuntime()).telegramConversationLink(settings, start),
+  off: ({ botId, settings }) => telegramOff(botId, settings),
+  start: async (context) => (await loadRuntime()).startTelegramChannel(context),
 });

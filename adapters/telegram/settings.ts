@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ChannelStatus } from "../../src/channel-plugin.js";
 import { baseUrl } from "../../src/config-variables.js";
 
 /** A Telegram bot token as @BotFather gives it. */
@@ -72,4 +73,11 @@ export function telegramSettingsForBot(entry: TelegramEntry, defaults: TelegramS
     mode: entry.mode ?? defaults.mode,
     draftRates: defaults.draftRates,
   };
+}
+
+/** The banner line of a bot without a Telegram token (Telegram is off for it), or undefined when it has one. */
+export function telegramOff(botId: string, settings: TelegramSettings): ChannelStatus | undefined {
+  if (settings.botToken) return undefined;
+  const name = botId === "default" ? "Telegram" : `Telegram (${botId})`;
+  return { name, enabled: false, detail: "set TELEGRAM_BOT_TOKEN to enable" };
 }

@@ -11,7 +11,7 @@ import { LeasedTelegramPolling } from "./leased-polling.js";
 import { TelegramChannel } from "./outbound.js";
 import { ALLOWED_UPDATES, TelegramPoller } from "./polling.js";
 import { TELEGRAM_WEBHOOK_PATH, type TelegramWebhook } from "./routes.js";
-import type { TelegramSettings } from "./settings.js";
+import { type TelegramSettings, telegramOff } from "./settings.js";
 
 /** What {@link startTelegram} needs: the bridge takes the messages and owns the channel's outbound side. */
 export interface TelegramStartOptions {
@@ -53,7 +53,11 @@ export interface RunningTelegram {
  */
 export async function startTelegram(options: TelegramStartOptions): Promise<RunningTelegram> {
   const { botId, telegram, publicUrl, bridge, webhooks, log } = options;
-  const { botToken, webhookSecret, apiRoot, mode } = telegram;
+  const { webhookSecret, apiRoot, mode } = telegram;
+  const off = telegramOff(botId, telegram);
+  if (off) return { channel: undefined, status: off, stop: async () => {} };
+  // telegramOff said the bot has its token.
+  const botToken = telegram.botToken as string;
   const named = botId !== "default";
   const name = named ? `Telegram (${botId})` : "Telegram";
   const disabled = (detail: string): RunningTelegram => ({
@@ -61,7 +65,6 @@ export async function startTelegram(options: TelegramStartOptions): Promise<Runn
     status: { name, enabled: false, detail },
     stop: async () => {},
   });
-  if (!botToken) return disabled("set TELEGRAM_BOT_TOKEN to enable");
   const receive = options.receive ?? true;
   if (receive && mode === "webhook" && !webhookSecret) {
     const setting = named ? `telegram.webhookSecret of bot "${botId}" in BRIDGE_CONFIG` : "TELEGRAM_WEBHOOK_SECRET";

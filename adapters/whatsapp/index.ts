@@ -1,13 +1,17 @@
-import { defineChannelPlugin, startEach } from "../../src/channel-plugin.js";
+import { defineChannelPlugin } from "../../src/channel-plugin.js";
+import { lazyPart } from "../../src/lazy-parts.js";
 import { whatsappConversationLink } from "./conversation-link.js";
 import {
   WHATSAPP_VARIABLES,
   type WhatsAppEntry,
   type WhatsAppSettings,
   whatsappEntry,
+  whatsappOff,
   whatsappSettingsForBot,
 } from "./settings.js";
-import { startWhatsApp } from "./setup.js";
+
+/** The plugin's half that talks to the Cloud API (its channel, webhook routes and payload schemas): imported when a bot has WhatsApp on. */
+const loadRuntime = lazyPart("whatsapp", () => import("./runtime.js"));
 
 /** WhatsApp Cloud API: each number's signed webhook (`/webhooks/whatsapp[/<botId>]`), answers streamed in blocks. */
 export const whatsappPlugin = defineChannelPlugin<typeof WHATSAPP_VARIABLES, WhatsAppSettings, WhatsAppEntry>({
@@ -32,20 +36,6 @@ export const whatsappPlugin = defineChannelPlugin<typeof WHATSAPP_VARIABLES, Wha
     problem: (id) => `WhatsApp phone number id ${id} is used twice; each number belongs to one entry.`,
   },
   conversationLink: (settings, start) => whatsappConversationLink(settings, start),
-  start: ({ bots, bridge, http, log, metrics, onMalformed, receive }) =>
-    startEach(bots, async ({ botId, settings }) => {
-      const { status } = startWhatsApp({
-        botId,
-        whatsapp: settings,
-        bridge,
-        app: http,
-        log,
-        onMalformed,
-        onStatus: (sent) => metrics.platformStatuses.inc({ channel: "whatsapp", status: sent }),
-        onGraphError: (code) => metrics.platformErrors.inc({ channel: "whatsapp", code: String(code) }),
-        receive,
-      });
-      // Webhooks only: nothing to stop (Meta retries what it could not deliver).
-      return { status, stop: async () => {} };
-    }),
+  off: ({ botId, settings }, receive) => whatsappOff(botId, settings, receive),
+  start: async (context) => (await loadRuntime()).startWhatsAppChannel(context),
 });

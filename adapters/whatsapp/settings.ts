@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ChannelStatus } from "../../src/channel-plugin.js";
 import { baseUrl, nonEmptyText, optionalText } from "../../src/config-variables.js";
 
 const phoneNumberId = z.string().trim().regex(/^\d+$/, "must be the numeric phone number id (not the phone number)");
@@ -101,4 +102,21 @@ export function whatsappSettingsForBot(entry: WhatsAppEntry, defaults: WhatsAppS
     alertTemplate: entry.alertTemplate,
     alertTemplateLanguage: entry.alertTemplateLanguage ?? defaults.alertTemplateLanguage,
   };
+}
+
+/**
+ * The banner line of a number that misses a setting WhatsApp needs (it is off for that bot), or undefined when it has
+ * them all: the access token and phone number id, and to receive (`receive`) the app secret and verify token.
+ */
+export function whatsappOff(botId: string, settings: WhatsAppSettings, receive: boolean): ChannelStatus | undefined {
+  const needed: [string, string | undefined][] = [
+    ["WHATSAPP_ACCESS_TOKEN", settings.accessToken],
+    ["WHATSAPP_PHONE_NUMBER_ID", settings.phoneNumberId],
+  ];
+  if (receive)
+    needed.push(["WHATSAPP_APP_SECRET", settings.appSecret], ["WHATSAPP_VERIFY_TOKEN", settings.verifyToken]);
+  const missing = needed.flatMap(([name, value]) => (value ? [] : [name]));
+  if (missing.length === 0) return undefined;
+  const name = botId === "default" ? "WhatsApp" : `WhatsApp (${botId})`;
+  return { name, enabled: false, detail: `set ${missing.join(", ")} to enable` };
 }

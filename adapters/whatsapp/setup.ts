@@ -6,7 +6,7 @@ import type { ChannelStatus } from "../../src/channel-plugin.js";
 import type { Logger } from "../../src/log.js";
 import { WhatsAppChannel } from "./outbound.js";
 import { WHATSAPP_WEBHOOK_PATH, whatsappWebhookRoutes } from "./routes.js";
-import type { WhatsAppSettings } from "./settings.js";
+import { type WhatsAppSettings, whatsappOff } from "./settings.js";
 
 /** What {@link startWhatsApp} needs. */
 export interface WhatsAppStartOptions {
@@ -44,24 +44,9 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
   const name = named ? `WhatsApp (${botId})` : "WhatsApp";
   const path = `${WHATSAPP_WEBHOOK_PATH}${named ? `/${encodeURIComponent(botId)}` : ""}`;
   const receive = options.receive ?? true;
-  const missing = (
-    [
-      ["WHATSAPP_ACCESS_TOKEN", whatsapp.accessToken],
-      ["WHATSAPP_PHONE_NUMBER_ID", whatsapp.phoneNumberId],
-      ...(receive
-        ? ([
-            ["WHATSAPP_APP_SECRET", whatsapp.appSecret],
-            ["WHATSAPP_VERIFY_TOKEN", whatsapp.verifyToken],
-          ] as const)
-        : []),
-    ] as const
-  ).flatMap(([name, value]) => (value ? [] : [name]));
-  if (missing.length > 0) {
-    return {
-      channel: undefined,
-      status: { name, enabled: false, detail: `set ${missing.join(", ")} to enable` },
-    };
-  }
+  const off = whatsappOff(botId, whatsapp, receive);
+  if (off) return { channel: undefined, status: off };
+  // whatsappOff said every setting it needs is there.
   const phoneNumberId = whatsapp.phoneNumberId as string;
   const channel = new WhatsAppChannel({
     accessToken: whatsapp.accessToken as string,

@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { isPartLoaded, LAZY_PARTS } from "../lazy-parts.js";
 import type { WorkStats } from "./store/work-queue.js";
 
 /** The bridge's Prometheus metrics, served at /metrics. */
@@ -76,6 +77,8 @@ export interface BridgeMetrics {
    * counted as ListingVisit leads (the daily leads digest), as MLS numbers would make the label unbounded.
    */
   listingLinkVisits: Counter<"channel">;
+  /** 1 for each part loaded on first use (src/lazy-parts.ts) that this process has loaded, 0 for the others. */
+  modulesLoaded: Gauge<"module">;
 }
 
 /** From no wait (the common case) to the waits of a thousand answers at once behind Telegram's 30 a second. */
@@ -248,6 +251,15 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       name: "chatbridge_listing_link_visits_total",
       help: "Conversations opened from a listing's link or QR code, by channel",
       labelNames: ["channel"],
+      ...common,
+    }),
+    modulesLoaded: new Gauge({
+      name: "chatbridge_module_loaded",
+      help: "1 when a part loaded on first use is loaded in this process (embedded-api, telegram, slack, whatsapp, media-codecs), 0 when not",
+      labelNames: ["module"],
+      collect() {
+        for (const part of LAZY_PARTS) this.set({ module: part }, isPartLoaded(part) ? 1 : 0);
+      },
       ...common,
     }),
   };

@@ -5,10 +5,8 @@ import { createSmtpMailer } from "../mail/smtp-mailer.js";
 import { openEmbeddedApi, serveApi, shutdownApi } from "../server/embedded-api.js";
 import { parseCommandArgs } from "./command-args.js";
 import { type CommandIo, EXIT } from "./io.js";
+import { masked } from "./masked-key.js";
 import { API_HELP } from "./usage.js";
-
-/** Shows the start and end of a key, enough to recognise it. */
-export const masked = (key: string) => `${key.slice(0, 6)}…${key.slice(-4)}`;
 
 /**
  * `chatbridge api`: the self-hosted chatbot API alone on PORT, until SIGTERM/SIGINT. The demo's keys are

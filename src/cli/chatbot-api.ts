@@ -1,6 +1,6 @@
 import { type Config, ConfigError } from "../config.js";
+import { loadEmbeddedApi } from "../embedded-api-loader.js";
 import { createLogger } from "../log.js";
-import { openEmbeddedApi, serveApi, shutdownApi } from "../server/embedded-api.js";
 
 /** Where and as whom a command talks to the chatbot API, and how to let go of it. */
 export interface ChatbotApiAccess {
@@ -26,6 +26,7 @@ export async function reachChatbotApi(config: Config, serialOverride: string | u
     if (problems.length > 0 || !serialNumber) throw new ConfigError(problems);
     return { baseUrl: api.url, apiKey: api.apiKey, sessionKey: api.sessionKey, serialNumber, close: async () => {} };
   }
+  const { openEmbeddedApi, serveApi, shutdownApi } = await loadEmbeddedApi();
   const embedded = await openEmbeddedApi(config, createLogger(config.logLevel === "info" ? "warn" : config.logLevel));
   const { server, url } = await serveApi(embedded, { port: 0, host: "127.0.0.1" });
   return {

@@ -2,12 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "../config.js";
-import { api } from "./api.js";
 import { ask } from "./ask.js";
 import { handoff } from "./handoff.js";
 import { type CommandIo, EXIT, UsageError } from "./io.js";
-import { keys } from "./keys.js";
-import { links } from "./links.js";
 import { reportFailure } from "./report-failure.js";
 import { start } from "./start.js";
 import { MAIN_HELP } from "./usage.js";
@@ -21,7 +18,11 @@ function version(): string {
   return "unknown";
 }
 
-/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+/**
+ * Runs the CLI with `argv` (without node and script) and returns the exit code. The commands that need the API
+ * server's modules (`api`, `keys`) or the QR codes (`links`) are imported when they run, so that `start` with a remote
+ * chatbot API never loads them (src/lazy-parts.ts).
+ */
 export async function run(argv: string[], io: CommandIo): Promise<number> {
   const [command, ...args] = argv;
   try {
@@ -41,13 +42,13 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       case "start":
         return await start(args, io);
       case "api":
-        return await api(args, io);
+        return await (await import("./api.js")).api(args, io);
       case "keys":
-        return await keys(args, io);
+        return await (await import("./keys.js")).keys(args, io);
       case "handoff":
         return await handoff(args, io);
       case "links":
-        return await links(args, io);
+        return await (await import("./links.js")).links(args, io);
       default:
         throw new UsageError(
           command.startsWith("-")

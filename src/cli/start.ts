@@ -5,9 +5,9 @@ import { loadConfig } from "../config.js";
 import { configWarnings } from "../config-warnings.js";
 import { createLogger } from "../log.js";
 import { describeServer } from "../mail/smtp-mailer.js";
-import { masked } from "./api.js";
 import { parseCommandArgs } from "./command-args.js";
 import { type CommandIo, EXIT, UsageError } from "./io.js";
+import { masked } from "./masked-key.js";
 import { START_HELP } from "./usage.js";
 
 /** The banner's line per role: what this process does. */

@@ -1,5 +1,3 @@
-import nodemailer from "nodemailer";
-
 /** One outgoing mail, with a plain-text and an HTML body (clients show whichever they prefer). */
 export interface Mail {
   to: string;
@@ -81,18 +79,21 @@ interface SmtpFailure {
 export function createSmtpMailer(options: { smtpUrl: string; from: string; sendTimeoutMs?: number }): Mailer {
   const server = describeServer(options.smtpUrl);
   const secrets = urlSecrets(options.smtpUrl);
-  const transport = nodemailer.createTransport({
-    url: options.smtpUrl,
-    connectionTimeout: CONNECTION_TIMEOUT_MS,
-    greetingTimeout: GREETING_TIMEOUT_MS,
-    socketTimeout: SOCKET_TIMEOUT_MS,
-    dnsTimeout: DNS_TIMEOUT_MS,
-  });
+  // nodemailer (2 MB in memory) is imported only by a process that mails, and only the first time it is needed.
+  const transport = import("nodemailer").then(({ default: nodemailer }) =>
+    nodemailer.createTransport({
+      url: options.smtpUrl,
+      connectionTimeout: CONNECTION_TIMEOUT_MS,
+      greetingTimeout: GREETING_TIMEOUT_MS,
+      socketTimeout: SOCKET_TIMEOUT_MS,
+      dnsTimeout: DNS_TIMEOUT_MS,
+    }),
+  );
   const deadlineMs = options.sendTimeoutMs ?? SEND_DEADLINE_MS;
   return {
     async send(mail) {
       try {
-        await transport.sendMail({
+        await (await transport).sendMail({
           from: options.from,
           to: mail.to,
           subject: mail.subject,
@@ -111,7 +112,7 @@ export function createSmtpMailer(options: { smtpUrl: string; from: string; sendT
       }
     },
     close() {
-      transport.close();
+      void transport.then((open) => open.close());
     },
   };
 }

@@ -1,6 +1,7 @@
 import { setImmediate } from "node:timers/promises";
 import { type CompressedAudioFormat, openCompressedAudio } from "./audio-decoders.js";
 import type { AudioSource, PcmBlock } from "./audio-source.js";
+import { AudioTooLongError, AudioUnreadableError } from "./media-errors.js";
 import { SpeechPcm } from "./speech-pcm.js";
 import { openWav } from "./wav-source.js";
 
@@ -25,22 +26,6 @@ export interface ConvertedAudio {
   wav: Uint8Array;
   /** duration of the WAV */
   seconds: number;
-}
-
-/** The audio lasts longer than `limitSeconds`; it was refused as soon as that was known. */
-export class AudioTooLongError extends Error {
-  override readonly name = "AudioTooLongError";
-  constructor(
-    readonly limitSeconds: number,
-    message = `the audio is longer than ${limitSeconds} seconds`,
-  ) {
-    super(message);
-  }
-}
-
-/** The bytes are corrupted, cut short before any audio, or not the format they were identified as. */
-export class AudioUnreadableError extends Error {
-  override readonly name = "AudioUnreadableError";
 }
 
 /**

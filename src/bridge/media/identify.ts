@@ -1,16 +1,7 @@
 import { fileTypeFromBuffer } from "file-type";
 import { gifFrameCount } from "../../api/gif-frames.js";
 import { MEDIA_RULES } from "../../api/media-rules.js";
-import type { ChatAskType } from "../../api/types.js";
 import type { AudioFormat } from "./audio-to-wav.js";
-
-/** A file of a kind the chatbot API does not take and the bridge cannot convert (named by `message`). */
-export class UnsupportedMediaError extends Error {
-  override readonly name = "UnsupportedMediaError";
-}
-
-/** The ask types that carry files. */
-export type MediaAskType = Exclude<ChatAskType, "Text">;
 
 /** What a file's bytes turned out to be: something ClientAsk takes (audio after conversion), or not. */
 export type Identified =
@@ -55,21 +46,4 @@ export async function identify(bytes: Uint8Array): Promise<Identified> {
     return { askType, mime: type.mime, extension: type.ext };
   }
   return { askType: undefined, what: type.mime };
-}
-
-/**
- * The category a platform's declared type suggests, to choose the download cap and to refuse early what is plainly
- * no media (a PDF) without fetching it. `unknown` files (no type, `application/octet-stream`) are fetched and
- * identified from their bytes.
- */
-export function declaredAskType(kind: string, mimeType: string | undefined): MediaAskType | "unknown" | "other" {
-  if (kind === "image") return "Image";
-  if (kind === "audio" || kind === "voice") return "Audio";
-  if (kind === "video") return "Video";
-  const mime = (mimeType ?? "").toLowerCase();
-  if (mime === "" || mime === "application/octet-stream" || mime === "binary/octet-stream") return "unknown";
-  if (mime.startsWith("image/")) return "Image";
-  if (mime.startsWith("audio/")) return "Audio";
-  if (mime.startsWith("video/")) return "Video";
-  return "other";
 }

@@ -2,14 +2,18 @@ import { MAX_UPLOAD_BYTES, MEDIA_RULES } from "../../api/media-rules.js";
 import type { ChatAskType } from "../../api/types.js";
 import type { ChatbotClient } from "../../client/index.js";
 import type { MediaConfig } from "../../config.js";
+import { lazyPart } from "../../lazy-parts.js";
 import type { Logger } from "../../log.js";
 import { type Channel, MediaTooLargeError } from "../channel.js";
 import type { InboundMessage, MediaRef } from "../inbound.js";
 import type { BridgeMetrics } from "../metrics.js";
-import { AudioTooLongError, audioToWav } from "./audio-to-wav.js";
+import { declaredAskType, type MediaAskType } from "./declared-type.js";
 import { heicToJpeg } from "./heic-to-jpeg.js";
-import { declaredAskType, identify, type MediaAskType, UnsupportedMediaError } from "./identify.js";
+import { AudioTooLongError, UnsupportedMediaError } from "./media-errors.js";
 import { type Refusal, refusalOf } from "./refusals.js";
+
+/** The codecs, imported with the first file that gets as far as being identified (most bridges never see one). */
+const loadCodecs = lazyPart("media-codecs", () => import("./codecs.js"));
 
 /** One ClientAsk to make: its type, its text (a caption, or empty) and the uploaded files. */
 export interface MediaQuestion {
@@ -121,6 +125,7 @@ export class MediaPipeline {
       throw new AudioTooLongError(maxAudioSeconds);
     }
     const bytes = await channel.download(media, { signal, maxBytes: cap });
+    const { identify, audioToWav } = await loadCodecs();
     const identified = await identify(bytes);
     if (identified.askType === undefined) throw new UnsupportedMediaError(`not forwarded: ${identified.what}`);
     const upload =

@@ -1,9 +1,8 @@
 import { megabytes } from "../../api/media-rules.js";
 import type { MediaConfig } from "../../config.js";
 import { MediaTooLargeError } from "../channel.js";
-import { AudioTooLongError, AudioUnreadableError } from "./audio-to-wav.js";
 import { HeicUnreadableError } from "./heic-to-jpeg.js";
-import { UnsupportedMediaError } from "./identify.js";
+import { AudioTooLongError, AudioUnreadableError, UnsupportedMediaError } from "./media-errors.js";
 
 /**
  * Why a file was not forwarded: a kind the chatbot cannot take, over a size or duration limit, or a failure on the

@@ -1,6 +1,5 @@
 import type { BridgeStore } from "./bridge-store.js";
 import { openMemoryStore } from "./memory-store.js";
-import { openRedisStore } from "./redis-store.js";
 import { openSqliteStore } from "./sqlite-store.js";
 import { parseStoreUrl } from "./store-url.js";
 
@@ -39,8 +38,11 @@ export async function openBridgeStore(options: OpenBridgeStoreOptions): Promise<
         namespace,
         options.url ? { name: "STORE_URL", value: options.url } : { name: "DATA_DIR", value: options.dataDir },
       );
-    case "redis":
+    case "redis": {
+      // The Redis client (5 MB in memory) is imported only by a process whose store is on Redis.
+      const { openRedisStore } = await import("./redis-store.js");
       return openRedisStore(location.url, location.description, namespace);
+    }
     case "memory":
       return openMemoryStore(namespace);
   }

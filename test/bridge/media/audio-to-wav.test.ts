@@ -3,12 +3,8 @@ import { FLACDecoder } from "@wasm-audio-decoders/flac";
 import { OggVorbisDecoder } from "@wasm-audio-decoders/ogg-vorbis";
 import { OggOpusDecoder } from "ogg-opus-decoder";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  type AudioFormat,
-  AudioTooLongError,
-  AudioUnreadableError,
-  audioToWav,
-} from "../../../src/bridge/media/audio-to-wav.js";
+import { type AudioFormat, audioToWav } from "../../../src/bridge/media/audio-to-wav.js";
+import { AudioTooLongError, AudioUnreadableError } from "../../../src/bridge/media/media-errors.js";
 import { wav } from "../../support/media-fixtures.js";
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/media/${name}`, import.meta.url));

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ChannelError, MediaTooLargeError } from "../../../src/bridge/channel.js";
-import { AudioTooLongError, AudioUnreadableError } from "../../../src/bridge/media/audio-to-wav.js";
 import { HeicUnreadableError } from "../../../src/bridge/media/heic-to-jpeg.js";
-import { UnsupportedMediaError } from "../../../src/bridge/media/identify.js";
+import {
+  AudioTooLongError,
+  AudioUnreadableError,
+  UnsupportedMediaError,
+} from "../../../src/bridge/media/media-errors.js";
 import { refusalOf, refusalText } from "../../../src/bridge/media/refusals.js";
 import { loadConfig } from "../../../src/config.js";
 
