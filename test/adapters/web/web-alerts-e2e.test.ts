@@ -52,11 +52,15 @@ async function openPage() {
       await until(() => (stream.messages().length >= count ? true : undefined), 20_000);
       return stream.messages().map((message) => message.text);
     },
-    /** The MLS numbers of the cards under message `index` (of the bridge's), once they came. */
+    /** The MLS numbers of the cards under message `index` (of the bridge's): the cards event that follows it. */
     cardsUnder: async (index: number) => {
       const find = () => {
-        const id = stream.messages()[index]?.messageId;
-        return (stream.events as CardsEvent[]).find((event) => event.type === "cards" && event.messageId === id);
+        const message = stream.messages()[index];
+        const events = stream.events as CardsEvent[];
+        const at = message === undefined ? -1 : events.indexOf(message as CardsEvent);
+        if (at < 0) return undefined;
+        const next = events.slice(at + 1).find((event) => event.type === "cards" || event.type === "message");
+        return next?.type === "cards" ? next : undefined;
       };
       await until(() => find(), 20_000);
       return find()?.cards?.map((card) => card.mlsNumber);
