@@ -162,6 +162,12 @@ async function bridgeHeap(instances: readonly BridgeInstance[]): Promise<number>
   return heaps.reduce((sum, heap) => sum + heap, 0);
 }
 
+/** The CPU time the instances used so far, summed, in seconds (process_cpu_seconds_total). */
+async function bridgeCpu(instances: readonly BridgeInstance[]): Promise<number> {
+  const times = await Promise.all(instances.map((instance) => instance.metric("process_cpu_seconds_total")));
+  return times.reduce((sum, time) => sum + time, 0);
+}
+
 /** The largest resident memory of the instances, from their Prometheus metrics. */
 async function bridgeRss(instances: readonly BridgeInstance[]): Promise<number> {
   const sizes = await Promise.all(instances.map((instance) => instance.metric("process_resident_memory_bytes")));
@@ -221,6 +227,7 @@ async function measure(group: BridgeInstances): Promise<void> {
     chatbot.reset();
     const killing = killAt !== undefined;
     const heapBefore = killing ? Number.NaN : await bridgeHeap(group.instances);
+    const cpuBefore = killing ? Number.NaN : await bridgeCpu(group.instances);
     let heapPeak = heapBefore;
     let rssPeak = killing ? Number.NaN : await bridgeRss(group.instances);
     const sampler = killing
@@ -268,6 +275,7 @@ async function measure(group: BridgeInstances): Promise<void> {
     await kill.done;
     const end = Math.max(...chats.flatMap((chat) => telegram.messagesIn(chat).map((message) => message.sentAt)));
     if (sampler) clearInterval(sampler);
+    const cpu = killing ? Number.NaN : (await bridgeCpu(group.instances)) - cpuBefore;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const heapAfter = killing ? Number.NaN : await bridgeHeap(group.instances);
     if (killing) {
@@ -333,6 +341,7 @@ async function measure(group: BridgeInstances): Promise<void> {
       `  upstream's last byte → final text on Telegram: p50 ${ms(percentile(finalDelay, 50))}, p95 ${ms(percentile(finalDelay, 95))}` +
         ` (least the 30/s bot limit allows: p50 ${ms(percentile(leastDelay, 50))}, p95 ${ms(percentile(leastDelay, 95))})`,
       `  Telegram calls per answer: ${(calls / n).toFixed(1)} (typing, drafts, final)`,
+      `  chatbridge CPU: ${cpu.toFixed(1)} s for the round, ${((cpu * 1000) / n).toFixed(1)} ms per answer (from the first post to the last final; /metrics samples included)`,
       `  total ${totalSeconds.toFixed(1)} s; least the 30/s bot limit allows ${leastSeconds.toFixed(1)} s; ratio ${(totalSeconds / leastSeconds).toFixed(3)}`,
     ];
     if (killing) {
