@@ -3,6 +3,7 @@ import { askWithRecovery } from "./ask-with-recovery.js";
 import { type Attached, type BotState, type BridgeParts, sendFinal } from "./bridge-parts.js";
 import type { OutgoingText } from "./channel.js";
 import { commandIn } from "./commands.js";
+import { handoffIntent } from "./handoff/handoff-request.js";
 import type { HandoffBot } from "./handoff/handoff-routing.js";
 import type { InboundMessage, ReplyTarget } from "./inbound.js";
 import type { Job } from "./job-ledger.js";
@@ -80,9 +81,13 @@ export class AnswerJob {
       // A conversation opened from a listing's link (Telegram's /start <code> included) starts with that listing;
       // like a command, it leaves a viewing flow under way.
       const visited = command === "reset" ? undefined : listingLinkIn(text);
-      // A tap on "Book a viewing" and the messages that answer its questions are the viewing flow's; a command
-      // leaves the flow and is handled as usual.
-      const leaves = command !== undefined || text.startsWith("/") || visited !== undefined;
+      // A tap on "Book a viewing" and the messages that answer its questions are the viewing flow's; a command, or
+      // a request for a person ("talk to a human" is no preferred time), leaves the flow and is handled as usual.
+      const leaves =
+        command !== undefined ||
+        text.startsWith("/") ||
+        visited !== undefined ||
+        handoffIntent(text, config.handoff.keywords) !== undefined;
       // A first message that starts a flow or opens a listing gets the greeting first, on its own.
       const greet = () => this.#sendOnce("greeting", attached, last.target, bot.greeter.greeting());
       if (!(await this.#paused()) && (await this.#viewing(attached, bot, leaves, firstContact ? greet : undefined)))

@@ -73,7 +73,8 @@ const key = (conversation: string) => `${VIEWING_PREFIX}${conversation}`;
  * names one, in the chatbot's TimeZone); then, unless the channel already says how to reach the user, their e-mail
  * address or phone number; then the agency (TalkToHumanEmail or HANDOFF_EMAIL) gets a mail through the durable
  * outbox — with a calendar file when a time was understood — and the user an honest confirmation. "cancel" leaves
- * the flow, any other command leaves it and is handled as usual, and a flow idle for 30 minutes ends silently.
+ * the flow, any other command (or a request for a person, which the job passes as one) leaves it and is handled as
+ * usual, and a flow idle for 30 minutes ends silently.
  *
  * Each turn is recorded with the event it answered, so a job run again after a crash gets the same turn without
  * redoing it; the mail is keyed by the event that completed the request, so the outbox sends it once whatever

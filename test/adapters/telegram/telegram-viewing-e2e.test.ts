@@ -221,6 +221,8 @@ describe("Book a viewing over Telegram (emulator → bridge → SMTP sink)", () 
     await tapBookAViewing(chatId);
     await send(message(chatId, "/start"));
     await send(message(chatId, "tomorrow at 10am"));
+    // Asked of the chatbot once the greeting of /start went out (the chat's budget paces the two).
+    await until(() => (chatbot.asks.length >= asked + 3 ? true : undefined), 20_000);
     await quiet(1000);
     expect(chatbot.asks.slice(asked).map((ask) => ask.content)).toEqual([
       "tomorrow at 10am",
@@ -228,6 +230,22 @@ describe("Book a viewing over Telegram (emulator → bridge → SMTP sink)", () 
       "tomorrow at 10am",
     ]);
     expect(smtp.received.length).toBe(before);
+  });
+
+  it("hands the conversation to a person when asked while the flow waits for a time, rather than taking it as one", async () => {
+    const chatId = ++nextChat;
+    await tapBookAViewing(chatId);
+    const mails = smtp.received.length;
+    const asked = chatbot.asks.length;
+    await send(message(chatId, "Can I talk to a human please?"));
+    await settled(chatId, 4);
+    const [request] = await mailsSince(mails, 1);
+    expect(request?.subject).toMatch(/^Talk to a human/);
+    // The flow is over: no viewing request went out, and its time question is not asked again.
+    await quiet(1000);
+    expect(smtp.received.slice(mails).some((mail) => mail.subject.startsWith("Viewing request"))).toBe(false);
+    expect(texts(telegram.messagesIn(chatId)).filter((text) => text?.startsWith("When would you"))).toHaveLength(1);
+    expect(chatbot.asks.length).toBe(asked);
   });
 
   it("sends one mail when the tap or the time is delivered again", async () => {
