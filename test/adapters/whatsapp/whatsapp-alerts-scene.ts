@@ -2,6 +2,7 @@ import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
 import { loadConfig } from "../../../src/config.js";
 import { createLogger } from "../../../src/log.js";
 import { shownText, WhatsAppEmulator, type WhatsAppSentMessage } from "../../emulators/whatsapp.js";
+import { listingPolls, morePolls } from "../../support/listing-polls.js";
 import { freePort, until } from "../../support/waiting.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
 
@@ -68,16 +69,14 @@ export class WhatsAppAlertsScene {
     await Promise.all([this.whatsapp.close(), this.chatbot.close()]);
   }
 
-  /** The polls of the listings so far (the answers' card lookups name an MLS number, polls do not). */
+  /** The polls of the listings so far. */
   polls(): number {
-    return this.chatbot.listingQueries.filter((query) => query.MLSNumber === undefined).length;
+    return listingPolls(this.chatbot);
   }
 
-  /** Waits for `count` more polls: whatever they queue is on its way by then, give or take a moment. */
-  async pollsPass(count = 3): Promise<void> {
-    const from = this.polls();
-    await until(() => (this.polls() >= from + count ? true : undefined), 20_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+  /** Waits for `count` more polls: whatever they queue is on its way by then. */
+  pollsPass(count = 3): Promise<void> {
+    return morePolls(this.chatbot, count);
   }
 
   /** The messages the number sent `waId`, in order. */
