@@ -20,6 +20,7 @@ const ENQUEUES = 2_000;
 const CONVERSATIONS = 200;
 const ITEMS_PER_CONVERSATION = 10;
 const TAKERS = 8;
+const HELD = 1_000;
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 const payload = { channel: "telegram", text: "Is the flat on Elm Street still available?", user: { id: "4711" } };
@@ -76,6 +77,41 @@ async function drain(label: string, store: BridgeStore, peer: BridgeStore): Prom
   );
 }
 
+/**
+ * A burst as at N = 1,000 in the Telegram benchmark: `HELD` conversations with one item each, all taken by one
+ * taker loop and held at once (as the workers hold them while answering), then completed and released. Reports the
+ * takes per second and the CPU per take: finding the next available conversation must not get slower with the
+ * number already held.
+ */
+async function heldAtOnce(label: string, store: BridgeStore): Promise<void> {
+  await Promise.all(
+    Array.from({ length: HELD }, (_, c) =>
+      store.work.enqueue({ id: `event:held:${c}`, conversation: `h${c}`, payload }, 60_000),
+    ),
+  );
+  const done = new AbortController();
+  const leases = [];
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  for (let n = 0; n < HELD; n++) {
+    const lease = await store.work.take(done.signal, { leaseMs: 15_000 });
+    if (!lease) throw new Error("no lease");
+    leases.push(lease);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  for (const lease of leases) {
+    const items = await lease.pending(1);
+    await lease.complete(items.map((item) => item.id));
+    await lease.release();
+  }
+  done.abort();
+  console.log(
+    `${`${label} ${HELD} held at once`.padEnd(44)} ${Math.round(HELD / seconds)} takes/s, ` +
+      `${((used.user + used.system) / 1000 / HELD).toFixed(3)} ms CPU per take`,
+  );
+}
+
 /** The enqueue's write (claim, item, conversation row) on a raw connection with the given `synchronous`. */
 function rawCommit(file: string, synchronous: "NORMAL" | "FULL"): void {
   const db = new SQLite(file);
@@ -115,6 +151,7 @@ async function sqlite(): Promise<void> {
     rawCommit(path.join(dataDir, "bridge.db"), "NORMAL");
     rawCommit(path.join(dataDir, "bridge.db"), "FULL");
     await drain("SQLite", store, peer);
+    await heldAtOnce("SQLite", store);
     await store.close();
     await peer.close();
   } finally {
@@ -137,6 +174,7 @@ async function redis(): Promise<void> {
     const peer = await openBridgeStore({ url: REDIS_URL, dataDir: "unused", namespace });
     await enqueueLatency("Redis", store);
     await drain("Redis", store, peer);
+    await heldAtOnce("Redis", store);
     await store.close();
     await peer.close();
   } finally {

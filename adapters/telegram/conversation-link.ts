@@ -1,5 +1,6 @@
-import { Api } from "grammy";
+import { Api } from "grammy/web";
 import type { ConversationStart } from "../../src/channel-plugin.js";
+import { botApiFetch } from "./bot-api-fetch.js";
 import type { TelegramSettings } from "./settings.js";
 
 /** grammy types its signals with a polyfill's type; Node's own is what it gets at run time. */
@@ -15,7 +16,7 @@ export async function telegramConversationLink(
   start: ConversationStart,
 ): Promise<string | undefined> {
   if (!settings.botToken) return undefined;
-  const api = new Api(settings.botToken, { apiRoot: settings.apiRoot });
+  const api = new Api(settings.botToken, { apiRoot: settings.apiRoot, fetch: botApiFetch() });
   let username: string;
   try {
     ({ username } = await api.getMe(AbortSignal.timeout(10_000) as GrammySignal));

@@ -1,4 +1,4 @@
-import { GrammyError, HttpError } from "grammy";
+import { GrammyError, HttpError } from "grammy/web";
 import { ChannelError } from "../../src/bridge/channel.js";
 
 /** Something only the operator can fix, said once in the log rather than per message. */

@@ -1,5 +1,5 @@
-import { Api } from "grammy";
 import type { InlineKeyboardButton, InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyParameters } from "grammy/types";
+import { Api } from "grammy/web";
 import type {
   CardSurface,
   Channel,
@@ -17,6 +17,7 @@ import { cardFacts, cardKind, cutText } from "../../src/bridge/listings/card-tex
 import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
 import type { Logger } from "../../src/log.js";
+import { botApiFetch } from "./bot-api-fetch.js";
 import { operatorProblem, toChannelError } from "./errors.js";
 import { escapeHtml, markdownToTelegramHtml, measureMarkdown, visibleLength } from "./format.js";
 
@@ -160,7 +161,7 @@ export class TelegramChannel implements Channel {
     this.#token = options.token;
     this.#apiRoot = (options.apiRoot ?? TELEGRAM_CLOUD_API).replace(/\/+$/, "");
     // Calls that outlast a minute are stuck; getUpdates long-polls for 25 s, well inside this.
-    this.api = new Api(options.token, { apiRoot: this.#apiRoot, timeoutSeconds: 60 });
+    this.api = new Api(options.token, { apiRoot: this.#apiRoot, timeoutSeconds: 60, fetch: botApiFetch() });
   }
 
   /** A local Bot API server has no 20 MB download limit. */

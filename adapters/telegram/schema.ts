@@ -1,4 +1,4 @@
-import { API_CONSTANTS } from "grammy";
+import { API_CONSTANTS } from "grammy/web";
 import { z } from "zod";
 import type { Refusal } from "../../src/bridge/malformed-payloads.js";
 

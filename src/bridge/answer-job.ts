@@ -73,7 +73,12 @@ export class AnswerJob {
     const command = commandIn(text, config.resetKeyword);
     try {
       // Recorded, as the greeter remembers the conversation: a resumed job must neither greet again nor forget to.
-      const firstContact = await this.#once("first-contact", () => bot.greeter.firstContact(conversation));
+      // Only a first contact is written at once: "seen before" is what the greeter answers again after a crash.
+      const firstContact = await this.#once(
+        "first-contact",
+        () => bot.greeter.firstContact(conversation),
+        (first) => first,
+      );
       if (command === "reset" && !ledger.has("reset")) {
         await bot.sessions.renew(conversation, fence);
         await ledger.record("reset", true);
@@ -126,8 +131,18 @@ export class AnswerJob {
         if (greetFirst) await greetFirst();
         return;
       }
-      let sessionId = await this.#once("session", async () => (await bot.sessions.current(conversation, fence)).id);
-      const plan = await this.#once("plan", () => this.#plan(attached, bot, text));
+      // The session in use is the store's until the question's own record (written before it is asked) keeps it; a
+      // plan without files uploaded nothing.
+      let sessionId = await this.#once(
+        "session",
+        async () => (await bot.sessions.current(conversation, fence)).id,
+        () => false,
+      );
+      const plan = await this.#once(
+        "plan",
+        () => this.#plan(attached, bot, text),
+        (planned) => planned.refusals.length > 0 || planned.questions.some((question) => question.fileIds.length > 0),
+      );
       for (const [index, refusal] of plan.refusals.entries()) {
         const reply = refusalText(refusal, config.media, config.apologyText);
         await this.#sendOnce(`refusal:${index}`, attached, last.target, { text: reply, format: "plain" });
@@ -176,7 +191,9 @@ export class AnswerJob {
       await this.#sendOnce(`handoff-send:${sends++}`, attached, this.#last.target, reply);
     };
     const handled = await this.#parts.handoff.handle(conversation, this.#batch, text, this.#handoffBot(bot), send);
-    await ledger.record("handoff", handled);
+    // A message the desk left alone changed nothing there: redone after a crash, it is left alone again.
+    if (handled) await ledger.record("handoff", handled);
+    else ledger.note("handoff", handled);
     return handled;
   }
 
@@ -209,9 +226,11 @@ export class AnswerJob {
     greet: (() => Promise<void>) | undefined,
   ): Promise<boolean> {
     const { conversation } = this.#job;
+    // Not a turn of the viewing flow: nothing changed, and asking again after a crash answers the same.
     const turn = await this.#once(
       "viewing",
       async () => (await this.#parts.viewings.handle(conversation, this.#batch, isCommand, bot)) ?? null,
+      (found) => found !== null,
     );
     if (!turn) return false;
     await greet?.();
@@ -436,12 +455,16 @@ export class AnswerJob {
     this.#job.ledger.record(step, record).catch((error: unknown) => this.#job.lose(error));
   }
 
-  /** Runs `work` unless step `name` recorded its result before; records the result. */
-  async #once<T>(name: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` unless step `name` recorded its result before; records the result, at once where `durable` says
+   * it must be (by default always), else along with the next write (see JobLedger.note).
+   */
+  async #once<T>(name: string, work: () => Promise<T>, durable: (result: T) => boolean = () => true): Promise<T> {
     const { ledger } = this.#job;
     if (ledger.has(name)) return ledger.step<T>(name) as T;
     const result = await work();
-    await ledger.record(name, result);
+    if (durable(result)) await ledger.record(name, result);
+    else ledger.note(name, result);
     return result;
   }
 

@@ -22,6 +22,8 @@ export class JobLedger {
   readonly #record: JobRecord;
   readonly #resumed: boolean;
   #writes: Promise<void> = Promise.resolve();
+  /** The write queued behind the one under way, not started yet: later records join it. */
+  #queued: Promise<void> | undefined;
 
   private constructor(lease: ConversationLease, jobId: string, record: JobRecord, resumed: boolean) {
     this.#lease = lease;
@@ -79,15 +81,31 @@ export class JobLedger {
 
   /**
    * Records what step `name` did, in order with the other writes; rejects with LeaseLostError when the lease is
-   * lost (the caller must then stop writing to the platform).
+   * lost (the caller must then stop writing to the platform). Each write stores the whole record as it is when the
+   * write starts, so records made while another write is under way share the next one.
    */
   record(name: string, value: unknown): Promise<void> {
     this.#record.steps[name] = value;
-    const snapshot = structuredClone(this.#record);
-    const write = this.#writes.then(() => this.#lease.writeLedger(this.#jobId, snapshot));
+    if (this.#queued) return this.#queued;
+    const write = this.#writes.then(() => {
+      this.#queued = undefined;
+      // The store serialises the record before its first await: what is recorded later goes in the next write.
+      return this.#lease.writeLedger(this.#jobId, this.#record);
+    });
     // One failed write fails the ones queued after it too: the lease is gone.
     this.#writes = write;
+    this.#queued = write;
     return write;
+  }
+
+  /**
+   * Remembers what step `name` decided without a write of its own: the next {@link record} stores it along. For a
+   * step that changed nothing outside the ledger, so that a holder redoing it after a crash decides the same (a
+   * message that is no request for a person, the session already in use, a text-only question's plan): most
+   * messages then cost two writes before they are asked instead of seven.
+   */
+  note(name: string, value: unknown): void {
+    this.#record.steps[name] = value;
   }
 
   /** Resolves when every write so far landed. */

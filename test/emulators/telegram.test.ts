@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Api, GrammyError } from "grammy";
+import { Api, GrammyError } from "grammy/web";
 import { afterEach, describe, expect, it } from "vitest";
 import { until } from "../support/waiting.js";
 import { type EmulatorLimits, TelegramEmulator } from "./telegram.js";

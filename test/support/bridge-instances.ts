@@ -165,13 +165,20 @@ export class BridgeInstance {
 
   /** The sum of a metric's samples (all its labels) on the current process's /metrics. */
   async metric(name: string): Promise<number> {
+    return (await this.metrics([name]))[0] as number;
+  }
+
+  /** The sums of several metrics' samples, in the order of `names`, from one scrape of /metrics. */
+  async metrics(names: readonly string[]): Promise<number[]> {
     const text = await (await fetch(`${this.url}/metrics`)).text();
-    let sum = 0;
+    const sums = names.map(() => 0);
     for (const line of text.split("\n")) {
       const [sample, value] = line.split(" ");
-      if (sample === name || sample?.startsWith(`${name}{`)) sum += Number(value);
+      names.forEach((name, k) => {
+        if (sample === name || sample?.startsWith(`${name}{`)) sums[k] = (sums[k] as number) + Number(value);
+      });
     }
-    return sum;
+    return sums;
   }
 
   /** Ends the current process if it runs, and closes the proxies. */

@@ -18,6 +18,11 @@ export interface CallCost {
   operation?: Operation | undefined;
   prepay?: Operation | undefined;
   prepaid?: boolean | undefined;
+  /**
+   * An update that shows the first text of its answer: its user sees nothing of it yet, so it goes ahead of the
+   * bot's other updates (whose users already read something). Updates only.
+   */
+  opening?: boolean | undefined;
 }
 
 /** A call waiting for budget, with the promise it settles. */

@@ -138,6 +138,8 @@ export class EditSurface implements ReplySurface {
   private refused = false;
   /** Partial text was refused as markdown: later updates of this answer go as plain text (the final does not). */
   private plain = false;
+  /** Some text of this answer is (or was) on screen: later updates do not open it (`CallCost.opening`). */
+  private opened: boolean;
 
   /** `open`: a message an earlier holder started for this answer, to be edited rather than sent again. */
   constructor(
@@ -145,6 +147,7 @@ export class EditSurface implements ReplySurface {
     open?: SentMessage,
   ) {
     this.message = open;
+    this.opened = open !== undefined;
   }
 
   async show(text: () => string | undefined): Promise<boolean> {
@@ -153,13 +156,16 @@ export class EditSurface implements ReplySurface {
     try {
       // The first text is posted only when an edit to finish it later is paid for now: where edits are scarce
       // (Slack's chat.update tier) an answer that cannot be finished by an edit goes out as one final post.
-      const cost: CallCost = this.message ? { operation: "edit" } : { operation: "send", prepay: "edit" };
+      const cost: CallCost = this.message
+        ? { operation: "edit" }
+        : { operation: "send", prepay: "edit", opening: !this.opened };
       return await tryUpdate(this.ctx, this.plain ? "plain" : "markdown", cost, async (format) => {
         const next = text();
         if (next === undefined || next === this.shown) return false;
         if (this.message) await editAllowingSame(channel, target, this.message, next, format, undefined, true);
         else {
           this.message = await channel.send(target, { text: next, format, partial: true });
+          this.opened = true;
           this.ctx.onOpen?.({ kind: "edit", id: this.message.id });
         }
         if (format === "plain") this.plain = true;
@@ -177,6 +183,7 @@ export class EditSurface implements ReplySurface {
     const message = this.message;
     this.message = undefined;
     this.shown = "";
+    this.opened = true;
     this.ctx.onOpen?.(undefined);
     if (message) {
       try {
@@ -200,6 +207,8 @@ export class DraftSurface implements ReplySurface {
   private shown = "";
   /** A draft was refused as markdown: the rest of this answer's drafts go as plain text. */
   private plain = false;
+  /** Some text of this answer is (or was) on screen: later drafts do not open it (`CallCost.opening`). */
+  private opened: boolean;
 
   /**
    * `draftId`: the draft an earlier holder showed for this answer, replaced in place by this one's text.
@@ -214,6 +223,7 @@ export class DraftSurface implements ReplySurface {
     private message = 0,
   ) {
     this.draftId = draftId ?? this.idOf(message);
+    this.opened = draftId !== undefined || message > 0;
   }
 
   private idOf(message: number): number {
@@ -223,10 +233,12 @@ export class DraftSurface implements ReplySurface {
   async show(text: () => string | undefined): Promise<boolean> {
     const { channel, target } = this.ctx;
     try {
-      return await tryUpdate(this.ctx, this.plain ? "plain" : "markdown", { operation: "draft" }, async (format) => {
+      const cost: CallCost = { operation: "draft", opening: !this.opened };
+      return await tryUpdate(this.ctx, this.plain ? "plain" : "markdown", cost, async (format) => {
         const next = text();
         if (next === undefined || next === this.shown) return false;
         await channel.draft(target, this.draftId, { text: next, format });
+        this.opened = true;
         if (this.shown === "") this.ctx.onOpen?.({ kind: "draft", id: String(this.draftId) });
         if (format === "plain") this.plain = true;
         this.shown = next;
@@ -244,6 +256,7 @@ export class DraftSurface implements ReplySurface {
     this.message += 1;
     this.draftId = this.idOf(this.message);
     this.shown = "";
+    this.opened = true;
     this.ctx.onOpen?.(undefined);
   }
 }
@@ -262,6 +275,8 @@ export class StreamSurface implements ReplySurface {
   private refused = false;
   /** The open stream was started by an earlier holder, showing text this one does not know. */
   private resumed: boolean;
+  /** Some text of this answer is (or was) on screen: a later stream does not open it (`CallCost.opening`). */
+  private opened: boolean;
 
   /**
    * `raw` is the current message's text exactly as streamed. `open`: a stream an earlier holder started for this
@@ -274,6 +289,7 @@ export class StreamSurface implements ReplySurface {
   ) {
     this.message = open;
     this.resumed = open !== undefined;
+    this.opened = open !== undefined;
   }
 
   async show(text: () => string | undefined): Promise<boolean> {
@@ -284,7 +300,7 @@ export class StreamSurface implements ReplySurface {
       // Opening a stream pays for the stop that will end it, so no stream starts that could not be ended soon.
       const cost: CallCost = this.message
         ? { operation: "streamAppend" }
-        : { operation: "streamStart", prepay: "streamStop" };
+        : { operation: "streamStart", prepay: "streamStop", opening: !this.opened };
       return await tryUpdate(this.ctx, "markdown", cost, async () => {
         const next = commonPrefix(text() ?? "", this.raw());
         if (next.trim() === "" || next.length <= this.shown.length || !next.startsWith(this.shown)) return false;
@@ -292,6 +308,7 @@ export class StreamSurface implements ReplySurface {
           await stream.append(target, this.message, { text: next.slice(this.shown.length), format: "markdown" });
         } else {
           this.message = await stream.start(target, { text: next, format: "markdown" });
+          this.opened = true;
           this.ctx.onOpen?.({ kind: "stream", id: this.message.id });
         }
         this.shown = next;
@@ -314,6 +331,7 @@ export class StreamSurface implements ReplySurface {
     this.shown = "";
     this.refused = false;
     this.resumed = false;
+    this.opened = true;
     this.ctx.onOpen?.(undefined);
     if (!message) {
       await landFinal(this.ctx, { operation: "send" }, (format) =>

@@ -45,6 +45,10 @@ CREATE TABLE IF NOT EXISTS bridge_work_conversations (
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS bridge_work_conversations_waiting
   ON bridge_work_conversations (ns, waiting_since) WHERE waiting_since IS NOT NULL;
+CREATE INDEX IF NOT EXISTS bridge_work_conversations_free
+  ON bridge_work_conversations (ns, waiting_since) WHERE waiting_since IS NOT NULL AND expires = 0;
+CREATE INDEX IF NOT EXISTS bridge_work_conversations_lapsing
+  ON bridge_work_conversations (ns, expires) WHERE waiting_since IS NOT NULL AND expires > 0;
 CREATE TABLE IF NOT EXISTS bridge_work_ledger (
   ns TEXT NOT NULL,
   conversation TEXT NOT NULL,
@@ -73,6 +77,13 @@ interface PendingEnqueue {
   dedupTtlMs: number;
   resolve: (recorded: boolean) => void;
   reject: (error: unknown) => void;
+}
+
+/** A conversation with work waiting and no live lease. */
+interface Available {
+  conversation: string;
+  held: number;
+  waiting_since: number;
 }
 
 interface Row {
@@ -149,9 +160,18 @@ export class SqliteWorkQueue implements WorkQueue {
         `INSERT INTO bridge_work_conversations (ns, conversation, waiting_since) VALUES (@ns, @conversation, @at)
          ON CONFLICT (ns, conversation) DO UPDATE SET waiting_since = coalesce(waiting_since, excluded.waiting_since)`,
       ),
-      available: db.prepare<[string, number], { conversation: string; held: number }>(
-        `SELECT conversation, held FROM bridge_work_conversations
-         WHERE ns = ? AND waiting_since IS NOT NULL AND expires <= ? ORDER BY waiting_since LIMIT 1`,
+      // The next conversation to lease is the longest waiting among those with no lease and those whose lease
+      // lapsed. Two statements, each on its own partial index, so that finding it does not read past the
+      // conversations held meanwhile (a burst of 1,000 held at once made one statement over the waiting rows read
+      // them all on every take: 0.74 ms of CPU per take).
+      free: db.prepare<[string], Available>(
+        `SELECT conversation, held, waiting_since FROM bridge_work_conversations
+         WHERE ns = ? AND waiting_since IS NOT NULL AND expires = 0 ORDER BY waiting_since LIMIT 1`,
+      ),
+      lapsed: db.prepare<[string, number], Available>(
+        `SELECT conversation, held, waiting_since FROM bridge_work_conversations
+         WHERE ns = ? AND waiting_since IS NOT NULL AND expires > 0 AND expires <= ?
+         ORDER BY waiting_since LIMIT 1`,
       ),
       lease: db.prepare<Row & { holder: string; token: number; expires: number }>(
         `UPDATE bridge_work_conversations SET holder = @holder, token = @token, expires = @expires, held = 1
@@ -222,7 +242,7 @@ export class SqliteWorkQueue implements WorkQueue {
     });
     this.#acquire = db.transaction((taker: Taker) => {
       const now = Date.now();
-      const found = s.available.get(this.#ns, now);
+      const found = this.#available(now);
       if (!found) return undefined;
       const token = this.#nextFence(`${this.#ns}:work`);
       s.lease.run({
@@ -317,6 +337,14 @@ export class SqliteWorkQueue implements WorkQueue {
     for (const lease of [...this.#leases]) lease.abandon();
   }
 
+  /** The conversation waiting longest among those with no live lease, if any. */
+  #available(now: number): Available | undefined {
+    const free = this.#statements.free.get(this.#ns);
+    const lapsed = this.#statements.lapsed.get(this.#ns, now);
+    if (!free || !lapsed) return free ?? lapsed;
+    return lapsed.waiting_since < free.waiting_since ? lapsed : free;
+  }
+
   /** Leases available conversations to the waiting takers; while some still wait, looks again after a poll. */
   #offer(): void {
     clearTimeout(this.#pollTimer);
@@ -325,7 +353,7 @@ export class SqliteWorkQueue implements WorkQueue {
     try {
       for (let taker = this.#takers.first; taker; taker = this.#takers.first) {
         // A plain read first: an idle poll takes no write lock.
-        if (!this.#statements.available.get(this.#ns, Date.now())) break;
+        if (!this.#available(Date.now())) break;
         const acquired = this.#acquire.immediate(taker);
         if (!acquired) break;
         this.#takers.serve(taker, this.#lease(acquired, taker, Date.now()));

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient } from "@keyv/redis";
-import { Api } from "grammy";
+import { Api } from "grammy/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   LeasedTelegramPolling,

@@ -1,4 +1,4 @@
-import type { Api } from "grammy";
+import type { Api } from "grammy/web";
 import { describe, expect, it } from "vitest";
 import { TelegramInbound } from "../../../adapters/telegram/delivery.js";
 import { TelegramPoller } from "../../../adapters/telegram/polling.js";

@@ -177,6 +177,38 @@ describe("Pacer", () => {
       expect(Math.max(...times)).toBeLessThan(3_000);
     });
 
+    it("sends a draft that opens an answer before the other chats' next drafts waiting for the bot", async () => {
+      const channel = new FakeChannel({ limits: WITH_DRAFTS });
+      const pacer = new Pacer(channel, EXACT);
+      const t0 = Date.now();
+      // 120 chats already reading their answers want their next draft: the bot's 50 a second are spoken for.
+      const later = Array.from({ length: 120 }, (_, i) =>
+        pacer.schedule(chat(i), "update", draft(channel, i, `next ${i}`), {}, { operation: "draft" }),
+      );
+      await vi.advanceTimersByTimeAsync(10);
+      // A chat whose user has seen nothing yet, and one more later draft, arrive behind them.
+      const opening = pacer.schedule(
+        chat(500),
+        "update",
+        draft(channel, 500, "first"),
+        {},
+        {
+          operation: "draft",
+          opening: true,
+        },
+      );
+      const last = pacer.schedule(chat(501), "update", draft(channel, 501, "next 501"), {}, { operation: "draft" });
+      await drive(Promise.all([...later, opening, last]), 10);
+      expect(channel.rateLimited).toBe(0);
+      const at = (text: string) => (channel.calls.find((call) => call.text === text)?.at ?? Number.NaN) - t0;
+      // The opening draft takes the first call of the next second, ahead of the 70 queued before it.
+      expect(at("first")).toBeGreaterThanOrEqual(1_000);
+      expect(at("first")).toBeLessThan(1_100);
+      expect(channel.calls.filter((call) => call.at - t0 < at("first"))).toHaveLength(50);
+      expect(at("next 501")).toBeGreaterThanOrEqual(2_000);
+      expect(at("next 119")).toBeLessThanOrEqual(at("next 501"));
+    });
+
     it("withdraws a pending draft with the stream, and a 429 on drafts pauses only the chat's drafts", async () => {
       const channel = new FakeChannel({ limits: WITH_DRAFTS });
       const pacer = new Pacer(channel, EXACT);

@@ -199,6 +199,28 @@ export function workQueueContract(harness: StoreHarness): void {
     await next.release();
   });
 
+  it("offers the longest-waiting conversation first, whether its lease lapsed or it never had one", async () => {
+    const store = await open();
+    const peer = await peerOf(store);
+    await store.work.enqueue(item("old", 1), DEDUP_MS);
+    const stalled = await takeSurely(store);
+    await store.work.enqueue(item("young", 1), DEDUP_MS);
+    // "old" waits longer than "young", but its holder holds it: "young" is the one free now.
+    const free = await takeSurely(peer);
+    expect(free.conversation).toBe("young");
+    await free.release();
+    await store.work.enqueue(item("newest", 1), DEDUP_MS);
+    stall(LEASE_MS * 1.5);
+    // Now "old" lapsed: it goes before "young" (waiting since before it) and "newest", which never had a lease.
+    const order: string[] = [];
+    for (let k = 0; k < 3; k++) {
+      const lease = await takeSurely(peer);
+      order.push(lease.conversation);
+    }
+    expect(order).toEqual(["old", "young", "newest"]);
+    await expect(stalled.writeLedger("job", "stale")).rejects.toBeInstanceOf(LeaseLostError);
+  });
+
   if (harness.shared)
     it("offers the conversation of a holder whose store closed without releasing it after the lease, resumed", async () => {
       const store = await open();
