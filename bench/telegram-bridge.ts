@@ -133,6 +133,12 @@ try {
     },
   });
   for (const instance of group.instances) forwardStderr(instance);
+  // Telegram posts over at most the max_connections the bridge registered (setWebhook), however many instances a
+  // balancer spreads them over.
+  const connections = telegram.webhook?.maxConnections ?? 40;
+  const receivers = group.receivers;
+  for (const instance of receivers) await instance.useConnections(Math.ceil(connections / receivers.length));
+  console.log(`webhook posts over ${connections} connections (the max_connections the bridge registered)`);
   await measure(group);
 } finally {
   if (group) {

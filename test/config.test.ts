@@ -88,6 +88,7 @@ describe("loadConfig", () => {
               apiRoot: "https://api.telegram.org",
               mode: "webhook",
               draftRates: { chat: 2, bot: 300 },
+              webhookConnections: 100,
             },
           },
         ],
@@ -163,6 +164,7 @@ describe("loadConfig", () => {
         apiRoot: "http://127.0.0.1:8081",
         mode: "polling",
         draftRates: { chat: 1.5, bot: 300 },
+        webhookConnections: 100,
       },
     });
     expect(botsOf("whatsapp")?.[1]).toEqual({

@@ -22,6 +22,7 @@ export const telegramPlugin = defineChannelPlugin<typeof TELEGRAM_VARIABLES, Tel
     apiRoot: values.TELEGRAM_API_ROOT,
     mode: values.TELEGRAM_MODE,
     draftRates: { chat: values.TELEGRAM_DRAFT_CHAT_RATE, bot: values.TELEGRAM_DRAFT_BOT_RATE },
+    webhookConnections: values.TELEGRAM_WEBHOOK_MAX_CONNECTIONS,
   }),
   botEntry: telegramEntry,
   settingsForBot: telegramSettingsForBot,

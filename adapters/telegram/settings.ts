@@ -22,6 +22,8 @@ export interface TelegramSettings {
   mode: "webhook" | "polling";
   /** Drafts a second to one chat, and of the whole bot (see `telegramDraftLimits`); the same for every bot. */
   draftRates: { chat: number; bot: number };
+  /** setWebhook's `max_connections`: how many updates Telegram posts at once; the same for every bot. */
+  webhookConnections: number;
 }
 
 /** The variables of the bot `default`. */
@@ -48,6 +50,10 @@ export const TELEGRAM_VARIABLES = {
     schema: z.coerce.number().min(0.1).max(20).default(2),
     fix: "drafts a second to one chat, from 0.1 to 20 (default 2: an answer's draft grows every 500 ms)",
   },
+  TELEGRAM_WEBHOOK_MAX_CONNECTIONS: {
+    schema: z.coerce.number().int().min(1).max(100).default(100),
+    fix: "how many updates Telegram may post at once (setWebhook's max_connections), from 1 to 100 (default 100)",
+  },
   TELEGRAM_DRAFT_BOT_RATE: {
     schema: z.coerce.number().int().min(1).max(10_000).default(300),
     fix: "drafts a second of the whole bot, from 1 to 10000 (default 300)",
@@ -72,6 +78,7 @@ export function telegramSettingsForBot(entry: TelegramEntry, defaults: TelegramS
     apiRoot: entry.apiRoot ?? defaults.apiRoot,
     mode: entry.mode ?? defaults.mode,
     draftRates: defaults.draftRates,
+    webhookConnections: defaults.webhookConnections,
   };
 }
 

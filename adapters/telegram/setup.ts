@@ -127,6 +127,10 @@ export async function startTelegram(options: TelegramStartOptions): Promise<Runn
       allowed_updates: [...ALLOWED_UPDATES],
       // Updates that arrived while the bridge was down are still answered (Telegram keeps them 24 h).
       drop_pending_updates: false,
+      // Telegram's default is 40. The bridge only queues each update before it answers 200, so a burst (a broadcast's
+      // replies, a busy hour) is taken sooner with more at once, each post waiting a turn of a busy process rather
+      // than for one of 40 connections (docs/channels.md).
+      max_connections: telegram.webhookConnections,
     });
   } catch (error) {
     const failure = toChannelError(error);

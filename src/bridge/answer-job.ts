@@ -34,6 +34,8 @@ interface AskRecord {
   delivered?: string | undefined;
   /** The user stopped the answer: no cards follow what was shown of it. */
   stopped?: boolean | undefined;
+  /** The chatbot had no answer (its final said so), kept once the answer is delivered and `final` is let go. */
+  noAnswer?: boolean | undefined;
 }
 
 /**
@@ -376,6 +378,11 @@ export class AnswerJob {
       // An answer with no text at all would leave the user in silence.
       if (result.messages === 0 && !stopper.signal.aborted) throw new Error("the chatbot's answer was empty");
       record.delivered = result.delivered;
+      // Delivered, the answer's text is in `delivered`: the final and the progress (two more copies of it, in each
+      // of the job's next writes) are of no more use.
+      record.noAnswer = record.final?.noAnswer === true;
+      record.final = undefined;
+      record.progress = undefined;
       if (stopper.signal.aborted) record.stopped = true;
       await ledger.record(step, record);
       metrics.messagesOut.inc({ channel: message.channel }, result.messages);
@@ -408,8 +415,12 @@ export class AnswerJob {
       await sendCardsOnce(this.#parts, attached, this.#last.target, this.#job, `cards:${index}`, lookUp, labels);
     }
     if (ledger.has(`answered:${index}`)) return;
-    await this.#parts.handoff.answered(conversation, delivered, record.final?.noAnswer === true, bot.settings, (text) =>
-      sendFinal(this.#parts, attached, this.#last.target, text, fence),
+    await this.#parts.handoff.answered(
+      conversation,
+      delivered,
+      (record.noAnswer ?? record.final?.noAnswer) === true,
+      bot.settings,
+      (text) => sendFinal(this.#parts, attached, this.#last.target, text, fence),
     );
     await ledger.record(`answered:${index}`, true);
   }

@@ -469,10 +469,12 @@ describe("TelegramEmulator updates", () => {
       secretToken: "s3cret",
       allowedUpdates: ["message"],
       dropPendingUpdates: true,
+      maxConnections: 40, // Telegram's default
     });
     expect(await api.getWebhookInfo()).toMatchObject({
       url: "https://example.com/hook",
       pending_update_count: 0,
+      max_connections: 40,
       allowed_updates: ["message"],
     });
 

@@ -78,6 +78,8 @@ export interface EmulatedWebhook {
   secretToken: string | undefined;
   allowedUpdates: string[] | undefined;
   dropPendingUpdates: boolean | undefined;
+  /** How many deliveries may be under way at once (`max_connections`, 1–100, default 40). */
+  maxConnections: number;
 }
 
 const NOT_FOUND = { ok: false, error_code: 404, description: "Not Found" };
@@ -185,6 +187,7 @@ export class TelegramEmulator {
         url: this.#webhook?.url ?? "",
         has_custom_certificate: false,
         pending_update_count: this.#updates.length,
+        ...(this.#webhook && { max_connections: this.#webhook.maxConnections }),
         ...(this.#webhook?.allowedUpdates && { allowed_updates: this.#webhook.allowedUpdates }),
       }),
       getUpdates: (params) => this.#getUpdates(params),
@@ -630,6 +633,7 @@ export class TelegramEmulator {
   #setWebhook(params: Params): true {
     const url = String(params.url ?? "");
     if (flag(params.drop_pending_updates)) this.#updates = [];
+    const connections = Math.min(100, Math.max(1, Number(params.max_connections ?? DEFAULT_MAX_CONNECTIONS) || 1));
     // An empty URL removes the webhook, as deleteWebhook does.
     this.#webhook =
       url === ""
@@ -640,9 +644,9 @@ export class TelegramEmulator {
             allowedUpdates: Array.isArray(params.allowed_updates) ? params.allowed_updates.map(String) : undefined,
             dropPendingUpdates:
               params.drop_pending_updates === undefined ? undefined : flag(params.drop_pending_updates),
+            maxConnections: connections,
           };
     if (this.#webhook) this.#poll?.settle(new ApiError(409, "Conflict: terminated by setWebhook request"));
-    const connections = Math.min(100, Math.max(1, Number(params.max_connections ?? DEFAULT_MAX_CONNECTIONS) || 1));
     void this.#deliveries.close();
     this.#deliveries = new Agent({ connections });
     return true;

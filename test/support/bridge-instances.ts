@@ -65,7 +65,7 @@ export class BridgeInstance {
   readonly #recordTelegram: boolean;
   /** The proxies of the runs, to close. */
   readonly #proxies: RecordingProxy[] = [];
-  readonly #agent = new Agent({ connections: CONNECTIONS_PER_INSTANCE });
+  #agent = new Agent({ connections: CONNECTIONS_PER_INSTANCE });
 
   constructor(
     name: string,
@@ -142,6 +142,16 @@ export class BridgeInstance {
     const { process: cli } = this.current;
     cli.child.kill("SIGTERM");
     return cli.exited;
+  }
+
+  /**
+   * Posts webhooks over `connections` at once from now on, as Telegram does with the `max_connections` the bridge
+   * registered (setWebhook).
+   */
+  async useConnections(connections: number): Promise<void> {
+    const previous = this.#agent;
+    this.#agent = new Agent({ connections });
+    await previous.close();
   }
 
   /** POSTs a Telegram update to this instance's webhook with the secret header, as Telegram (or a balancer) does. */

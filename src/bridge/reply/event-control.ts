@@ -1,28 +1,39 @@
-/** What {@link nextOrAbort} yields when the stop signal won. */
+/** What {@link AbortableReader.next} yields when the stop signal won. */
 export const ABORTED = Symbol("aborted");
 
-/** The next event, or {@link ABORTED} as soon as `signal` fires (the pending `next` is left to settle). */
-export function nextOrAbort<T>(
-  iterator: AsyncIterator<T>,
-  signal: AbortSignal | undefined,
-): Promise<IteratorResult<T> | typeof ABORTED> {
-  if (signal?.aborted) return Promise.resolve(ABORTED);
-  const next = iterator.next();
-  if (!signal) return next;
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED);
-    signal.addEventListener("abort", onAbort, { once: true });
-    next.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+/**
+ * Reads an async iterator until a stop signal fires, with one abort listener for the whole read rather than one
+ * added and removed per event (an answer has hundreds of fragments, and a busy process a thousand answers: the
+ * listeners took about 2% of its CPU). Call {@link close} when done reading.
+ */
+export class AbortableReader<T> {
+  /** Settles the `next` under way with ABORTED. */
+  #stop: ((aborted: typeof ABORTED) => void) | undefined;
+  readonly #onAbort = () => this.#stop?.(ABORTED);
+
+  constructor(
+    private readonly iterator: AsyncIterator<T>,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    signal?.addEventListener("abort", this.#onAbort, { once: true });
+  }
+
+  /** The next event, or {@link ABORTED} as soon as the signal fires (the pending `next` is left to settle). */
+  next(): Promise<IteratorResult<T> | typeof ABORTED> {
+    if (this.signal?.aborted) return Promise.resolve(ABORTED);
+    const next = this.iterator.next();
+    if (!this.signal) return next;
+    return new Promise((resolve, reject) => {
+      this.#stop = resolve;
+      next.then(resolve, reject);
+    });
+  }
+
+  /** Stops listening to the signal. */
+  close(): void {
+    this.#stop = undefined;
+    this.signal?.removeEventListener("abort", this.#onAbort);
+  }
 }
 
 /** Ends the source without waiting for it (it may be blocked on the network), so it can cancel upstream work. */

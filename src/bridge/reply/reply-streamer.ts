@@ -1,7 +1,7 @@
 import type { AnswerEvent } from "../../client/answer-events.js";
 import type { Channel, ChannelCapabilities } from "../channel.js";
 import type { ReplyTarget } from "../inbound.js";
-import { ABORTED, closeQuietly, nap, nextOrAbort } from "./event-control.js";
+import { ABORTED, AbortableReader, closeQuietly, nap } from "./event-control.js";
 import type { Pacer } from "./pacer.js";
 import { safePartialMarkdown, salvagePartialMarkdown } from "./partial-markdown.js";
 import {
@@ -15,6 +15,12 @@ import {
   SurfaceUnavailable,
 } from "./reply-surface.js";
 import { finishedBlocksEnd, splitMarkdown, splitOnce } from "./split.js";
+
+/**
+ * The reason the streamer's own signals end with (the answer ended, or its text is visible): given, so that no
+ * DOMException (and its stack) is made twice per answer.
+ */
+const ENDED = Object.freeze({ reason: "the answer ended" });
 
 export interface StreamReplyOptions {
   channel: Channel;
@@ -195,14 +201,14 @@ class ReplyStream {
     } catch (error) {
       outcome = { kind: "failed", error };
     }
-    this.ending.abort();
+    this.ending.abort(ENDED);
     clearTimeout(this.retryTimer);
     this.notify();
     this.ctx.pacer.drop(this.ctx.target, this.ctx.stream);
     const fence = this.options.fence;
     if (fence?.aborted) {
       // Another holder finishes this answer from the ledger: nothing more is written here.
-      this.typingDone.abort();
+      this.typingDone.abort(ENDED);
       await Promise.allSettled([updating, typing]);
       throw fence.reason;
     }
@@ -220,7 +226,7 @@ class ReplyStream {
     } catch (error) {
       deliveryError = error ?? new Error("delivery failed");
     } finally {
-      this.typingDone.abort();
+      this.typingDone.abort(ENDED);
       await typing;
     }
     if (fence?.aborted) throw fence.reason;
@@ -239,21 +245,26 @@ class ReplyStream {
     const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
     if (signal?.aborted) return { kind: "aborted" };
     const iterator = events[Symbol.asyncIterator]();
-    for (;;) {
-      const next = await nextOrAbort(iterator, signal);
-      if (next === ABORTED) {
-        closeQuietly(iterator); // lets the source cancel the upstream generation
-        return { kind: "aborted" };
+    const reader = new AbortableReader(iterator, signal);
+    try {
+      for (;;) {
+        const next = await reader.next();
+        if (next === ABORTED) {
+          closeQuietly(iterator); // lets the source cancel the upstream generation
+          return { kind: "aborted" };
+        }
+        if (next.done) return { kind: "failed", error: new Error("the answer stream ended without a final event") };
+        const event = next.value;
+        if (event.type === "final") {
+          closeQuietly(iterator);
+          // The final answer is the chatbot's; the preface is the bridge's own, shown before it.
+          return { kind: "final", answer: event.answer === "" ? "" : (this.options.preface ?? "") + event.answer };
+        }
+        this.streamed += event.content;
+        this.notify();
       }
-      if (next.done) return { kind: "failed", error: new Error("the answer stream ended without a final event") };
-      const event = next.value;
-      if (event.type === "final") {
-        closeQuietly(iterator);
-        // The final answer is the chatbot's; the preface is the bridge's own, shown before it.
-        return { kind: "final", answer: event.answer === "" ? "" : (this.options.preface ?? "") + event.answer };
-      }
-      this.streamed += event.content;
-      this.notify();
+    } finally {
+      reader.close();
     }
   }
 
@@ -447,7 +458,7 @@ class ReplyStream {
   private visible(): void {
     if (this.firstVisibleAt !== undefined) return;
     this.firstVisibleAt = this.now();
-    this.typingDone.abort();
+    this.typingDone.abort(ENDED);
     try {
       this.options.onFirstText?.(this.firstVisibleAt - this.startedAt);
     } catch {

@@ -107,11 +107,12 @@ async function settled(chatId: number, count: number): Promise<string[]> {
 }
 
 describe("Telegram end to end (webhook, emulator, scripted chatbot)", () => {
-  it("registers its webhook with the secret and the update types it reads", () => {
+  it("registers its webhook with the secret, the update types it reads and 100 connections at once", () => {
     expect(telegram.webhook).toMatchObject({
       url: `${running.url}/webhooks/telegram`,
       secretToken: SECRET,
       allowedUpdates: ["message", "stopped_message_generation", "callback_query"],
+      maxConnections: 100,
     });
     expect(running.channels.find((channel) => channel.name === "Telegram")).toMatchObject({ enabled: true });
   });
