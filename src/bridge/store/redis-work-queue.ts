@@ -188,7 +188,8 @@ export class RedisWorkQueue implements WorkQueue {
           { key: this.#key("available"), id: ">" },
           { COUNT: this.#takers.size, ...block },
         )) as Array<{ messages: Notice[] }> | null;
-        for (const notice of reply?.[0]?.messages ?? []) await this.#offer(notice);
+        // Each notice read is leased at once, all of them together: one round trip for the lot, not one each.
+        await Promise.all((reply?.[0]?.messages ?? []).map((notice) => this.#offer(notice)));
         retryMs = RETRY_MS;
       } catch (error) {
         if (this.#closed) return;
@@ -235,11 +236,15 @@ export class RedisWorkQueue implements WorkQueue {
     return found || more;
   }
 
-  /** Tries the lease of a notice's conversation for the taker waiting longest. */
+  /**
+   * Tries the lease of a notice's conversation for the taker waiting longest. Several offers run at once: each
+   * leases for the holder and lease length of the first taker, and hands the lease to whichever taker of those
+   * is first when the script answers (another offer may have served the first meanwhile), or back when none is.
+   */
   async #offer(notice: Notice): Promise<void> {
     const conversation = notice.message.conversation ?? "";
-    const taker = this.#takers.first;
-    if (!taker) {
+    const wanted = this.#takers.first;
+    if (!wanted) {
       await HAND_BACK.run(
         this.#client,
         [this.#key("available"), this.#key("lease", conversation)],
@@ -257,12 +262,13 @@ export class RedisWorkQueue implements WorkQueue {
         this.#key("held", conversation),
         this.#key("fence"),
       ],
-      [GROUP, notice.id, taker.holder, taker.leaseMs],
+      [GROUP, notice.id, wanted.holder, wanted.leaseMs],
     )) as [number, number, string] | null;
     if (!acquired) return;
     const [token, resumed, value] = acquired;
-    const lease = this.#lease(conversation, token, resumed === 1, value, notice.id, taker, takenAt);
-    // The taker may have given up while the script ran: the conversation goes back at once.
+    const taker = this.#takers.firstLike(wanted) ?? wanted;
+    const lease = this.#lease(conversation, token, resumed === 1, value, notice.id, wanted, takenAt);
+    // Every taker may have given up, or been served, while the script ran: the conversation goes back at once.
     if (!this.#takers.serve(taker, lease)) await lease.handBack();
   }
 

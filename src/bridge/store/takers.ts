@@ -49,6 +49,11 @@ export class Takers {
     return this.#waiting[0];
   }
 
+  /** The taker waiting longest with the same holder and lease length as `like` (itself, if it still waits). */
+  firstLike(like: Taker): Taker | undefined {
+    return this.#waiting.find((waiting) => waiting.holder === like.holder && waiting.leaseMs === like.leaseMs);
+  }
+
   get size(): number {
     return this.#waiting.length;
   }
