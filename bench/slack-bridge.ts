@@ -16,17 +16,19 @@ import { fileURLToPath } from "node:url";
 import { SlackEmulator } from "../test/emulators/slack.js";
 import { freePort } from "../test/support/waiting.js";
 import { ScriptedChatbot } from "../test/upstream/scripted-chatbot.js";
+import { buildChatbridge } from "./support/build.js";
 import { ANSWER_CHARS, answerFor, FRAGMENTS, percentile, STREAM_MS, waitFor } from "./support/streamed-answers.js";
 
 const SIGNING_SECRET = "bench-signing-secret";
 const n = Number(process.argv[2] ?? 100);
 
+buildChatbridge();
 const slack = await SlackEmulator.start({ token: "xoxb-bench-token", botUserId: "U0BENCHBOT", teamId: "T0BENCH" });
 const chatbot = await ScriptedChatbot.start();
 chatbot.answer = (question) => ({ fragments: answerFor(question), pauseMs: STREAM_MS / FRAGMENTS });
 const port = await freePort();
 const events = `http://127.0.0.1:${port}/webhooks/slack/events`;
-const bridge = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "start"], {
+const bridge = spawn(process.execPath, ["dist/src/main.js", "start"], {
   cwd: fileURLToPath(new URL("..", import.meta.url)),
   stdio: ["ignore", "ignore", "inherit"],
   env: {

@@ -38,6 +38,7 @@ import {
 } from "../test/support/bridge-instances.js";
 import { deleteRedisKeys, freshRedisNamespace, TEST_REDIS_URL } from "../test/support/redis.js";
 import { ScriptedChatbot } from "../test/upstream/scripted-chatbot.js";
+import { buildChatbridge } from "./support/build.js";
 import { ANSWER_CHARS, answerFor, FRAGMENTS, percentile, STREAM_MS, waitFor } from "./support/streamed-answers.js";
 
 const TOKEN = "123456789:AAbench-token-of-the-emulator_01";
@@ -104,6 +105,7 @@ function parseOptions() {
 
 const { roles, redis, killAt, rounds } = parseOptions();
 
+buildChatbridge();
 const telegram = await TelegramEmulator.start({ token: TOKEN });
 const chatbot = await ScriptedChatbot.start();
 chatbot.answer = (question) => ({ fragments: answerFor(question), pauseMs: STREAM_MS / FRAGMENTS });
@@ -112,6 +114,7 @@ let group: BridgeInstances | undefined;
 try {
   group = await BridgeInstances.start({
     roles,
+    built: true,
     telegramRoot: telegram.url,
     // Calls are counted at the emulator; a recording proxy would be one more hop in this (busy) process.
     recordTelegram: false,

@@ -27,6 +27,7 @@ import { Agent, fetch } from "undici";
 import { spawnCli } from "../test/support/cli-process.js";
 import { freePort } from "../test/support/waiting.js";
 import { ScriptedChatbot } from "../test/upstream/scripted-chatbot.js";
+import { buildChatbridge } from "./support/build.js";
 import { collectGarbage } from "./support/inspector-gc.js";
 import { cpuMs, residentBytes } from "./support/proc-stats.js";
 import { answerFor, FRAGMENTS, percentile, waitFor } from "./support/streamed-answers.js";
@@ -83,6 +84,7 @@ const ms = (value: number) => `${Math.round(value)} ms`;
 
 const chatbot = await ScriptedChatbot.start();
 chatbot.answer = (question) => ({ fragments: answerFor(question), pauseMs: FRAGMENT_PAUSE_MS });
+buildChatbridge();
 const dataDir = mkdtempSync(path.join(tmpdir(), "chatbridge-bench-"));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
@@ -104,6 +106,7 @@ const bridge = spawnCli(
   {},
   // e.g. BRIDGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles chatbridge under this load.
   [`--inspect=127.0.0.1:${inspectorPort}`, ...(process.env.BRIDGE_NODE_ARGS ?? "").split(" ").filter(Boolean)],
+  true,
 );
 const pid = bridge.child.pid as number;
 // Every stream holds a connection, and every visitor posts at once while they are open.

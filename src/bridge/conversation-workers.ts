@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../log.js";
 import type { BridgeMetrics } from "./metrics.js";
@@ -50,6 +51,8 @@ export class ConversationWorkers {
 
   constructor(options: ConversationWorkersOptions) {
     this.#options = options;
+    // Each take loop listens to it while it takes, or waits to take again: expected, not a leak.
+    setMaxListeners(2 * TAKES_AHEAD + 10, this.#stopping.signal);
   }
 
   /** Conversations held now. */

@@ -37,6 +37,8 @@ export interface BridgeInstancesOptions {
   recordTelegram?: boolean;
   /** Arguments for node before the program (e.g. --cpu-prof). */
   nodeArgs?: string[];
+  /** Runs the build in dist/ (as `npm start` does) instead of the sources under tsx; build it first. */
+  built?: boolean;
 }
 
 /** One run of an instance: the process and the proxy its Telegram calls went through. */
@@ -62,6 +64,7 @@ export class BridgeInstance {
   readonly #env: Record<string, string>;
   readonly #telegramRoot: string;
   readonly #nodeArgs: string[];
+  readonly #built: boolean;
   readonly #recordTelegram: boolean;
   /** The proxies of the runs, to close. */
   readonly #proxies: RecordingProxy[] = [];
@@ -80,6 +83,7 @@ export class BridgeInstance {
     this.#env = env;
     this.#telegramRoot = options.telegramRoot;
     this.#nodeArgs = options.nodeArgs ?? [];
+    this.#built = options.built ?? false;
     this.#recordTelegram = options.recordTelegram ?? true;
   }
 
@@ -107,7 +111,7 @@ export class BridgeInstance {
     if (telegram) this.#proxies.push(telegram);
     const args = ["start", "--role", this.role];
     const root = telegram?.url ?? this.#telegramRoot;
-    const cli = spawnCli(args, { ...this.#env, TELEGRAM_API_ROOT: root }, {}, this.#nodeArgs);
+    const cli = spawnCli(args, { ...this.#env, TELEGRAM_API_ROOT: root }, {}, this.#nodeArgs, this.#built);
     const name = this.name;
     this.runs.push({
       process: cli,

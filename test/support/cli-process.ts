@@ -6,6 +6,8 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
+/** What `npm run build` makes of it, and `npm start` runs. */
+const BUILT_MAIN = fileURLToPath(new URL("../../dist/src/main.js", import.meta.url));
 /** tsx's loader by path, so the command runs from any working directory. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
@@ -25,20 +27,22 @@ export interface RunAs {
 }
 
 /**
- * Starts the real `chatbridge` (src/main.ts under tsx) with `args` and only the variables of `env` (plus PATH and
- * HOME), in a fresh empty working directory so that no `.env` file of the developer is read; `nodeArgs` go to node
- * before the program (e.g. --cpu-prof for a benchmark).
+ * Starts the real `chatbridge` (src/main.ts under tsx, or with `built` the build in dist/ as `npm start` runs it)
+ * with `args` and only the variables of `env` (plus PATH and HOME), in a fresh empty working directory so that no
+ * `.env` file of the developer is read; `nodeArgs` go to node before the program (e.g. --cpu-prof for a benchmark).
  */
 export function spawnCli(
   args: string[],
   env: Record<string, string>,
   runAs: RunAs = {},
   nodeArgs: string[] = [],
+  built = false,
 ): CliProcess {
   const cwd = mkdtempSync(path.join(tmpdir(), "chatbridge-cwd-"));
   chmodSync(cwd, 0o755);
   const started = Date.now();
-  const child = spawn(process.execPath, [...nodeArgs, "--import", TSX, MAIN, ...args], {
+  const program = built ? [BUILT_MAIN] : ["--import", TSX, MAIN];
+  const child = spawn(process.execPath, [...nodeArgs, ...program, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? "", HOME: tmpdir(), ...env },
     stdio: ["ignore", "pipe", "pipe"],
