@@ -21,9 +21,13 @@
  *   it misses go to the next instance, or are retried until it is back. Prints the answers lost, duplicated and
  *   half-finished (each chat must end with exactly one message, the whole answer) and the questions asked upstream
  *   twice. Works on SQLite with the one instance, and on Redis with K.
+ * - `--live-heap-at S`: with the one instance, the heap in use after a full garbage collection (forced through the
+ *   inspector, on loopback) before the measured round and S seconds into it, divided by the answers then streaming
+ *   upstream: what an answer under way holds, without the garbage of the moment (the collection pauses the bridge
+ *   for a moment at S).
  * With several instances, the heap per conversation is summed over all of them; after a kill it is not measured.
  * WORK_LEASE_MS in the environment is passed to the instances (default 15000, chatbridge's own).
- * Run: npx tsx bench/telegram-bridge.ts [--instances K | --web K --workers M] [--kill-at S] [N ...]
+ * Run: npx tsx bench/telegram-bridge.ts [--instances K | --web K --workers M] [--kill-at S] [--live-heap-at S] [N ...]
  *      (default N: 1 100 1000; not a test)
  */
 import { performance } from "node:perf_hooks";
@@ -37,8 +41,10 @@ import {
   privateText,
 } from "../test/support/bridge-instances.js";
 import { deleteRedisKeys, freshRedisNamespace, TEST_REDIS_URL } from "../test/support/redis.js";
+import { freePort } from "../test/support/waiting.js";
 import { ScriptedChatbot } from "../test/upstream/scripted-chatbot.js";
 import { buildChatbridge } from "./support/build.js";
+import { collectGarbage } from "./support/inspector-gc.js";
 import { ANSWER_CHARS, answerFor, FRAGMENTS, percentile, STREAM_MS, waitFor } from "./support/streamed-answers.js";
 
 const TOKEN = "123456789:AAbench-token-of-the-emulator_01";
@@ -51,7 +57,7 @@ const STORE_URL = `${TEST_REDIS_URL}/11`;
  */
 const WORK_LEASE_MS = Number(process.env.WORK_LEASE_MS ?? 15_000);
 const USAGE =
-  "usage: npx tsx bench/telegram-bridge.ts [--instances K | --web K --workers M] [--kill-at SECONDS] [N ...]";
+  "usage: npx tsx bench/telegram-bridge.ts [--instances K | --web K --workers M] [--kill-at SECONDS] [--live-heap-at SECONDS] [N ...]";
 
 function usage(problem: string): never {
   console.error(`${problem}\n${USAGE}`);
@@ -63,6 +69,7 @@ const OPTIONS = {
   web: { type: "string" },
   workers: { type: "string" },
   "kill-at": { type: "string" },
+  "live-heap-at": { type: "string" },
 } as const;
 
 function parseCommandLine() {
@@ -90,6 +97,13 @@ function parseOptions() {
   if (killAt !== undefined && !(Number.isFinite(killAt) && killAt >= 0)) {
     usage(`--kill-at takes seconds (0 or more), not ${JSON.stringify(values["kill-at"])}`);
   }
+  const liveHeapAt = values["live-heap-at"] === undefined ? undefined : Number(values["live-heap-at"]);
+  if (liveHeapAt !== undefined && !(Number.isFinite(liveHeapAt) && liveHeapAt > 0)) {
+    usage(`--live-heap-at takes seconds (more than 0), not ${JSON.stringify(values["live-heap-at"])}`);
+  }
+  if (liveHeapAt !== undefined && (instances !== undefined || web !== undefined || killAt !== undefined)) {
+    usage("--live-heap-at measures the one instance, without a kill");
+  }
   const sizes = positionals.map((value) => count("N", value) as number);
   const roles: InstanceRole[] =
     web !== undefined && workers !== undefined
@@ -99,11 +113,14 @@ function parseOptions() {
     roles,
     redis: instances !== undefined || web !== undefined,
     killAt,
+    liveHeapAt,
     rounds: sizes.length > 0 ? sizes : [1, 100, 1000],
   };
 }
 
-const { roles, redis, killAt, rounds } = parseOptions();
+const { roles, redis, killAt, liveHeapAt, rounds } = parseOptions();
+/** The one instance's inspector, for --live-heap-at. */
+const inspectorPort = liveHeapAt === undefined ? undefined : await freePort();
 
 buildChatbridge();
 const telegram = await TelegramEmulator.start({ token: TOKEN });
@@ -119,7 +136,10 @@ try {
     // Calls are counted at the emulator; a recording proxy would be one more hop in this (busy) process.
     recordTelegram: false,
     // e.g. BRIDGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles chatbridge under this load.
-    nodeArgs: (process.env.BRIDGE_NODE_ARGS ?? "").split(" ").filter(Boolean),
+    nodeArgs: [
+      ...(inspectorPort === undefined ? [] : [`--inspect=127.0.0.1:${inspectorPort}`]),
+      ...(process.env.BRIDGE_NODE_ARGS ?? "").split(" ").filter(Boolean),
+    ],
     env: {
       LOG_LEVEL: "warn",
       // Not where the posts go (they go straight to the instances), but setWebhook needs one.
@@ -163,6 +183,12 @@ function forwardStderr(instance: BridgeInstance): void {
   };
   write(cli.stderr());
   cli.child.stderr?.on("data", (chunk: Buffer) => write(chunk.toString()));
+}
+
+/** The heap in use after a full garbage collection, forced through the instance's inspector. */
+async function liveHeap(port: number, instances: readonly BridgeInstance[]): Promise<number> {
+  await collectGarbage(port);
+  return bridgeHeap(instances);
 }
 
 /** The instances' heap in use, summed, from their Prometheus metrics. */
@@ -246,6 +272,10 @@ async function measure(group: BridgeInstances): Promise<void> {
     telegram.reset();
     chatbot.reset();
     const killing = killAt !== undefined;
+    const liveBefore = inspectorPort === undefined ? undefined : await liveHeap(inspectorPort, group.instances);
+    let liveAt: number | undefined;
+    /** Answers streaming upstream when the live heap was read. */
+    let liveStreaming = 0;
     const heapBefore = killing ? Number.NaN : await bridgeHeap(group.instances);
     const cpuBefore = killing ? Number.NaN : await bridgeCpu(group.instances);
     let heapPeak = heapBefore;
@@ -264,6 +294,13 @@ async function measure(group: BridgeInstances): Promise<void> {
     const answered = (chat: number) => telegram.messagesIn(chat).some((message) => message.text === expected(chat));
     const posted = new Map<number, number>();
     const start = performance.now();
+    const live =
+      liveHeapAt === undefined || inspectorPort === undefined
+        ? Promise.resolve()
+        : new Promise((resolve) => setTimeout(resolve, liveHeapAt * 1000)).then(async () => {
+            liveStreaming = chatbot.asks.filter((ask) => ask.answeredAt === undefined).length;
+            liveAt = await liveHeap(inspectorPort, (group as BridgeInstances).instances);
+          });
     // The kill: S seconds after the first post, then the restart at once.
     const kill: { at?: number; sent?: number; streaming?: number; restartedAt?: number; done: Promise<void> } = {
       done: Promise.resolve(),
@@ -296,6 +333,7 @@ async function measure(group: BridgeInstances): Promise<void> {
       30_000 + n * 200 + (killing ? killAt * 1000 + WORK_LEASE_MS + 60_000 : 0),
     );
     await kill.done;
+    await live;
     const end = Math.max(...chats.flatMap((chat) => telegram.messagesIn(chat).map((message) => message.sentAt)));
     if (sampler) clearInterval(sampler);
     const cpu = killing ? Number.NaN : (await bridgeCpu(group.instances)) - cpuBefore;
@@ -393,6 +431,11 @@ async function measure(group: BridgeInstances): Promise<void> {
       const over = roles.length > 1 ? ` (summed over the ${roles.length} instances)` : "";
       lines.push(
         `  chatbridge heap per conversation${over}: ${((heapPeak - heapBefore) / n / 1024).toFixed(1)} KiB at peak, ${((heapAfter - heapBefore) / n / 1024).toFixed(1)} KiB a second after (no forced GC); resident memory at peak ${mib(rssPeak)}`,
+        ...(liveBefore === undefined || liveAt === undefined
+          ? []
+          : [
+              `  live heap ${liveHeapAt} s into the round (after a full GC, against before it): ${((liveAt - liveBefore) / 2 ** 20).toFixed(1)} MiB with ${liveStreaming} answers streaming, ${((liveAt - liveBefore) / Math.max(1, liveStreaming) / 1024).toFixed(1)} KiB per answer under way`,
+            ]),
       );
     }
     console.log(lines.join("\n"));
