@@ -39,6 +39,8 @@ const bridge = spawn(process.execPath, ["dist/src/main.js", "start"], {
     CHATBOT_API_URL: chatbot.url,
     CHATBOT_API_KEY: "sk-bench",
     CHATBOT_SERIAL_NUMBER: "bench",
+    // The scripted chatbot has no listings to watch.
+    ALERTS_POLL_MINUTES: "0",
     SLACK_BOT_TOKEN: slack.token,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: slack.url,

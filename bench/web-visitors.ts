@@ -99,6 +99,8 @@ const bridge = spawnCli(
     CHATBOT_API_URL: chatbot.url,
     CHATBOT_API_KEY: "sk-bench",
     CHATBOT_SERIAL_NUMBER: "bench",
+    // The scripted chatbot has no listings to watch.
+    ALERTS_POLL_MINUTES: "0",
     // Every visitor here comes from 127.0.0.1: the per-address budgets would refuse all but a few dozen.
     WEB_CHAT_LIMITS: "messages=off,off identities=off streams=off,off",
     ...bridgeEnv,
