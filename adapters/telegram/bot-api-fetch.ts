@@ -6,17 +6,17 @@ import { Agent, type Dispatcher, request } from "undici";
 type Fetch = typeof globalThis.fetch;
 
 /**
- * The `fetch` the bridge's grammY clients call the Bot API with: undici's `request` on a keep-alive agent of its
- * own. grammY reads only the answer's JSON (`res.json()`), so that is all the response offers. Why: grammY's Node
+ * The `fetch` the bridge's grammY clients call the Bot API with: undici's `request` on one keep-alive agent shared
+ * by every bot. grammY reads only the answer's JSON (`res.json()`), so that is all the response offers. Why: grammY's Node
  * build calls node-fetch over `http.Agent`, which at 1,000 answers at once (some 300 drafts and 30 messages a
  * second) took about a tenth of the bridge's CPU (bench/telegram-bridge.ts with --cpu-prof); undici's request does
  * the same calls in less, and the bridge loads grammY's web build, which brings no node-fetch (nor its URL and
  * punycode tables) into memory. Bodies are what grammY gives: a JSON string, or a stream for multipart uploads.
  */
-export function botApiFetch(dispatcher: Dispatcher = new Agent({ keepAliveTimeout: 30_000 })): Fetch {
+export function botApiFetch(): Fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const { statusCode, headers, body } = await request(String(input), {
-      dispatcher,
+      dispatcher: sharedAgent(),
       method: (init?.method ?? "GET") as Dispatcher.HttpMethod,
       headers: init?.headers as Record<string, string> | undefined,
       body: bodyOf(init?.body),
@@ -30,6 +30,13 @@ export function botApiFetch(dispatcher: Dispatcher = new Agent({ keepAliveTimeou
       text: () => body.text(),
     } as unknown as Response;
   }) as Fetch;
+}
+
+/** One keep-alive agent for every bot and every call (a `chatbridge links` run included), made on first use. */
+let agent: Agent | undefined;
+function sharedAgent(): Agent {
+  agent ??= new Agent({ keepAliveTimeout: 30_000 });
+  return agent;
 }
 
 /** grammY's body as undici takes it: a multipart upload comes as a web stream (grammY's web build). */
