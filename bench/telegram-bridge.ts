@@ -25,9 +25,13 @@
  *   inspector, on loopback) before the measured round and S seconds into it, divided by the answers then streaming
  *   upstream: what an answer under way holds, without the garbage of the moment (the collection pauses the bridge
  *   for a moment at S).
+ * - `--heap-snapshot PATH` (with `--live-heap-at`): also writes a heap snapshot at that moment, after the
+ *   collection, to PATH.N.heapsnapshot for the round of N (open it in Chrome DevTools' Memory tab).
  * With several instances, the heap per conversation is summed over all of them; after a kill it is not measured.
  * WORK_LEASE_MS in the environment is passed to the instances (default 15000, chatbridge's own).
- * Run: npx tsx bench/telegram-bridge.ts [--instances K | --web K --workers M] [--kill-at S] [--live-heap-at S] [N ...]
+ *
+ * Run: npx tsx bench/telegram-bridge.ts [--instances K | --web K --workers M] [--kill-at S] [--live-heap-at S
+ * [--heap-snapshot PATH]] [N ...]
  *      (default N: 1 100 1000; not a test)
  */
 import { performance } from "node:perf_hooks";
@@ -44,7 +48,7 @@ import { deleteRedisKeys, freshRedisNamespace, TEST_REDIS_URL } from "../test/su
 import { freePort } from "../test/support/waiting.js";
 import { ScriptedChatbot } from "../test/upstream/scripted-chatbot.js";
 import { buildChatbridge } from "./support/build.js";
-import { collectGarbage } from "./support/inspector-gc.js";
+import { collectGarbage, writeHeapSnapshot } from "./support/inspector-gc.js";
 import { ANSWER_CHARS, answerFor, FRAGMENTS, percentile, STREAM_MS, waitFor } from "./support/streamed-answers.js";
 
 const TOKEN = "123456789:AAbench-token-of-the-emulator_01";
@@ -57,7 +61,7 @@ const STORE_URL = `${TEST_REDIS_URL}/11`;
  */
 const WORK_LEASE_MS = Number(process.env.WORK_LEASE_MS ?? 15_000);
 const USAGE =
-  "usage: npx tsx bench/telegram-bridge.ts [--instances K | --web K --workers M] [--kill-at SECONDS] [--live-heap-at SECONDS] [N ...]";
+  "usage: npx tsx bench/telegram-bridge.ts [--instances K | --web K --workers M] [--kill-at SECONDS] [--live-heap-at SECONDS [--heap-snapshot PATH]] [N ...]";
 
 function usage(problem: string): never {
   console.error(`${problem}\n${USAGE}`);
@@ -70,6 +74,7 @@ const OPTIONS = {
   workers: { type: "string" },
   "kill-at": { type: "string" },
   "live-heap-at": { type: "string" },
+  "heap-snapshot": { type: "string" },
 } as const;
 
 function parseCommandLine() {
@@ -101,6 +106,8 @@ function parseOptions() {
   if (liveHeapAt !== undefined && !(Number.isFinite(liveHeapAt) && liveHeapAt > 0)) {
     usage(`--live-heap-at takes seconds (more than 0), not ${JSON.stringify(values["live-heap-at"])}`);
   }
+  const heapSnapshot = values["heap-snapshot"];
+  if (heapSnapshot !== undefined && liveHeapAt === undefined) usage("--heap-snapshot goes with --live-heap-at");
   if (liveHeapAt !== undefined && (instances !== undefined || web !== undefined || killAt !== undefined)) {
     usage("--live-heap-at measures the one instance, without a kill");
   }
@@ -114,11 +121,12 @@ function parseOptions() {
     redis: instances !== undefined || web !== undefined,
     killAt,
     liveHeapAt,
+    heapSnapshot,
     rounds: sizes.length > 0 ? sizes : [1, 100, 1000],
   };
 }
 
-const { roles, redis, killAt, liveHeapAt, rounds } = parseOptions();
+const { roles, redis, killAt, liveHeapAt, heapSnapshot, rounds } = parseOptions();
 /** The one instance's inspector, for --live-heap-at. */
 const inspectorPort = liveHeapAt === undefined ? undefined : await freePort();
 
@@ -300,6 +308,7 @@ async function measure(group: BridgeInstances): Promise<void> {
         : new Promise((resolve) => setTimeout(resolve, liveHeapAt * 1000)).then(async () => {
             liveStreaming = chatbot.asks.filter((ask) => ask.answeredAt === undefined).length;
             liveAt = await liveHeap(inspectorPort, (group as BridgeInstances).instances);
+            if (heapSnapshot !== undefined) await writeHeapSnapshot(inspectorPort, `${heapSnapshot}.${n}.heapsnapshot`);
           });
     // The kill: S seconds after the first post, then the restart at once.
     const kill: { at?: number; sent?: number; streaming?: number; restartedAt?: number; done: Promise<void> } = {
