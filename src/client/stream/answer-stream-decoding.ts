@@ -2,6 +2,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { AnswerEvent } from "../answer-events.js";
 import { ChatbotApiError } from "../errors.js";
 import { type AnswerObject, errorEventError, PlainDeltaReader, readAnswerObject } from "./answer-objects.js";
+import { BodyBytes, type Chunk } from "./body-bytes.js";
 import { JsonObjectSplitter, JsonStreamSyntaxError, skipWhitespace } from "./json-object-splitter.js";
 
 /** What decoding needs to know besides the body, for its errors. */
@@ -11,9 +12,6 @@ export interface AnswerStreamDecodingOptions {
   /** The response's `Content-Type`, quoted when the body turns out not to be a stream of answer objects. */
   contentType?: string | undefined;
 }
-
-/** A piece of the body as its source hands it over. */
-export type Chunk = Uint8Array | string;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -32,13 +30,11 @@ export class AnswerStreamDecoding {
   // Not fatal: one bad byte from the server should cost one U+FFFD, not the whole answer.
   readonly #decoder = new TextDecoder("utf-8", { fatal: false });
   /**
-   * The body's chunks, from which the partial text is rebuilt when an error needs it. Keeping the text
-   * of every delta instead cost a sixth of the decoding time (a copy of each small string, to free the
-   * chunk it was cut from) for text that only a failure reads; the chunks' bytes live outside the
-   * JavaScript heap. They are kept as they came, not copied (another 3%): Node streams, undici's body
-   * included, and web streams hand each chunk over for good. Undefined in the rebuilding decoding.
+   * The body so far, from which the partial text is rebuilt when an error needs it. Keeping the text of every
+   * delta instead cost a sixth of the decoding time (a copy of each small string, to free the chunk it was cut
+   * from) for text that only a failure reads. Undefined in the rebuilding decoding.
    */
-  readonly #body: Chunk[] | undefined;
+  readonly #body: BodyBytes | undefined;
   /** Bytes received but not decoded yet (see {@link #decodeBytes}). */
   readonly #held: Uint8Array[] = [];
   #deltaCount = 0;
@@ -63,7 +59,7 @@ export class AnswerStreamDecoding {
 
   constructor(options: AnswerStreamDecodingOptions, keepBody: boolean) {
     this.#options = options;
-    this.#body = keepBody ? [] : undefined;
+    this.#body = keepBody ? new BodyBytes() : undefined;
   }
 
   /** The concatenated deltas so far, rebuilt by decoding the body again up to the same delta. */
@@ -71,7 +67,7 @@ export class AnswerStreamDecoding {
     if (this.#body === undefined || this.#deltaCount === 0) return "";
     if (this.#rebuilt?.count === this.#deltaCount) return this.#rebuilt.text;
     const again = new AnswerStreamDecoding(this.#options, false);
-    for (const chunk of this.#body) again.push(chunk);
+    for (const segment of this.#body.segments()) again.push(segment);
     again.#flush();
     const contents: string[] = [];
     for (const event of again.#events) {

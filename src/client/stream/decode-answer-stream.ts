@@ -1,7 +1,8 @@
 import type { AnswerEvent } from "../answer-events.js";
 import type { ChatbotApiError } from "../errors.js";
 import { transportError } from "../transport-errors.js";
-import { AnswerStreamDecoding, type AnswerStreamDecodingOptions, type Chunk } from "./answer-stream-decoding.js";
+import { AnswerStreamDecoding, type AnswerStreamDecodingOptions } from "./answer-stream-decoding.js";
+import type { Chunk } from "./body-bytes.js";
 
 /** What {@link decodeAnswerStream} needs besides the body. */
 export interface DecodeAnswerStreamOptions extends AnswerStreamDecodingOptions {

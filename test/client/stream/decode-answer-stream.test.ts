@@ -250,6 +250,28 @@ describe("decodeAnswerStream failures", () => {
     expect((await failure([""])).error).toMatchObject({ kind: "incomplete", partialText: undefined });
   });
 
+  it("rebuilds the partial text of a long body that came in small byte and text chunks, cut inside characters", async () => {
+    // Over a few KiB, so the kept body grows several times.
+    const pieces = Array.from({ length: 120 }, (_, i) => `Ünïcödé 🏡 東京駅 ${i} `);
+    const wire = pieces.map((content) => `data: ${json({ content })}\n\n`).join("");
+    const characters = Array.from(wire);
+    const chunks: (Uint8Array | string)[] = [];
+    for (let at = 0, i = 0; at < characters.length; at += 9 + (i % 13), i++) {
+      const piece = characters.slice(at, at + 9 + (i % 13)).join("");
+      // Every fifth piece comes as text (a web stream of strings); the others as bytes, cut in two mid-character.
+      if (i % 5 === 4) chunks.push(piece);
+      else {
+        const bytes = encode(piece);
+        const cut = bytes.findIndex((byte) => byte >= 0xc0) + 1 || bytes.length >> 1;
+        chunks.push(bytes.subarray(0, cut), bytes.subarray(cut));
+      }
+    }
+    const { error, events } = await failure(chunksOf(chunks));
+    expect(error.kind).toBe("incomplete");
+    expect(error.partialText).toBe(pieces.join(""));
+    expect(events).toEqual(pieces.map(delta));
+  });
+
   it("reports an HTML page as malformed, quoting its first 80 characters", async () => {
     const page = `<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body>${"nginx ".repeat(40)}`;
     const quoted = JSON.stringify(page.slice(0, 80));
