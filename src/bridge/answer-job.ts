@@ -8,6 +8,7 @@ import type { HandoffBot } from "./handoff/handoff-routing.js";
 import type { InboundMessage, ReplyTarget } from "./inbound.js";
 import type { Job } from "./job-ledger.js";
 import { isLimitRefusal, limitRefusalText } from "./limit-refusal.js";
+import { LinkedAbort } from "./linked-abort.js";
 import { listingLinkIn } from "./listings/listing-links.js";
 import { listingReferences } from "./listings/listing-references.js";
 import { cardAsText, cardLabelsOf, cardQuestions, lookUpCards, tapsViewing } from "./listings/listing-steps.js";
@@ -306,8 +307,12 @@ export class AnswerJob {
     pacer
       .schedule(target, "typing", () => channel.typing(target).then(() => true), undefined, { operation: "typing" })
       .catch(() => undefined);
-    const signal = AbortSignal.any([AbortSignal.timeout(MEDIA_TIMEOUT_MS), this.#job.fence]);
-    return this.#parts.media.prepare(channel, bot.link.client, this.#batch, signal);
+    const preparing = new LinkedAbort([this.#job.fence], MEDIA_TIMEOUT_MS);
+    try {
+      return await this.#parts.media.prepare(channel, bot.link.client, this.#batch, preparing.signal);
+    } finally {
+      preparing.unlink();
+    }
   }
 
   /**
@@ -336,7 +341,8 @@ export class AnswerJob {
     const record: AskRecord = stored ?? { sessionId, asked: false };
     const stopper = this.#parts.stoppers.begin(conversation);
     // Stopped by the user: end quietly with the text so far. Timed out: the apology follows.
-    const signal = AbortSignal.any([AbortSignal.timeout(config.answerTimeoutMs), stopper.signal, fence]);
+    const asking = new LinkedAbort([stopper.signal, fence], config.answerTimeoutMs);
+    const signal = asking.signal;
     const started = message.receivedAt.getTime();
     metrics.activeStreams.inc();
     try {
@@ -393,6 +399,7 @@ export class AnswerJob {
       if (fence.aborted || !stopper.signal.aborted) throw error;
       return record.sessionId;
     } finally {
+      asking.unlink();
       stopper.end();
       metrics.activeStreams.dec();
     }

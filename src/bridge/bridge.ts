@@ -23,6 +23,7 @@ import { HandoffDesk } from "./handoff/handoff-desk.js";
 import { HandoffRouting } from "./handoff/handoff-routing.js";
 import type { InboundMessage } from "./inbound.js";
 import { type Job, JobLedger } from "./job-ledger.js";
+import { LinkedAbort } from "./linked-abort.js";
 import { ListingCards } from "./listings/listing-cards.js";
 import { MediaPipeline } from "./media/media-pipeline.js";
 import type { BridgeMetrics } from "./metrics.js";
@@ -260,45 +261,49 @@ export class Bridge {
   /** Answers a leased conversation's waiting work, job by job, until none is left or the holder must stop. */
   async #serve(lease: ConversationLease, handover: AbortSignal): Promise<void> {
     const { config, log } = this.#deps;
-    // Every answer under way listens to these: thousands at once are expected, not a leak.
-    setMaxListeners(0, lease.lost);
-    for (;;) {
-      if (lease.lost.aborted || handover.aborted) return;
-      const items = await lease.pending();
-      const [head] = items;
-      if (!head) return;
-      const recorded = await JobLedger.recordedBatch(lease, head.id);
-      let batch = recorded ? items.filter((item) => recorded.includes(item.id)) : undefined;
-      if (!batch || batch.length === 0) {
-        const choice = nextBatch(items, {
-          mode: config.queueMode,
-          albumWindowMs: config.media.groupWindowMs,
-          now: Date.now(),
-        });
-        if (!choice) return;
-        if (choice.kind === "wait") {
-          await lease.waitForMore(choice.waitMs, AbortSignal.any([lease.lost, handover]));
-          continue;
+    // One fence for the lease's jobs: a job that loses it ends the lease's service here, as losing the lease does.
+    const fencing = new LinkedAbort([lease.lost, handover]);
+    const fence = fencing.signal;
+    // Every step of an answer under way listens to it: many at once are expected, not a leak.
+    setMaxListeners(0, fence);
+    try {
+      for (;;) {
+        if (fence.aborted) return;
+        const items = await lease.pending();
+        const [head] = items;
+        if (!head) return;
+        const recorded = await JobLedger.recordedBatch(lease, head.id);
+        let batch = recorded ? items.filter((item) => recorded.includes(item.id)) : undefined;
+        if (!batch || batch.length === 0) {
+          const choice = nextBatch(items, {
+            mode: config.queueMode,
+            albumWindowMs: config.media.groupWindowMs,
+            now: Date.now(),
+          });
+          if (!choice) return;
+          if (choice.kind === "wait") {
+            await lease.waitForMore(choice.waitMs, fence);
+            continue;
+          }
+          batch = choice.items;
         }
-        batch = choice.items;
+        const ledger = await JobLedger.open(
+          lease,
+          head.id,
+          batch.map((item) => item.id),
+        );
+        const job: Job = { conversation: lease.conversation, ledger, fence, lose: (reason) => fencing.abort(reason) };
+        try {
+          await this.#run(job, batch);
+        } catch (error) {
+          if (!fence.aborted) log.error({ err: error, conversation: lease.conversation }, "a job failed");
+        }
+        if (fence.aborted) return;
+        await ledger.flushed().catch(() => undefined);
+        await lease.complete(ledger.batch as string[]);
       }
-      const fencing = new AbortController();
-      const fence = AbortSignal.any([lease.lost, handover, fencing.signal]);
-      setMaxListeners(0, fence);
-      const ledger = await JobLedger.open(
-        lease,
-        head.id,
-        batch.map((item) => item.id),
-      );
-      const job: Job = { conversation: lease.conversation, ledger, fence, lose: (reason) => fencing.abort(reason) };
-      try {
-        await this.#run(job, batch);
-      } catch (error) {
-        if (!fence.aborted) log.error({ err: error, conversation: lease.conversation }, "a job failed");
-      }
-      if (fence.aborted) return;
-      await ledger.flushed().catch(() => undefined);
-      await lease.complete(ledger.batch as string[]);
+    } finally {
+      fencing.unlink();
     }
   }
 

@@ -53,6 +53,8 @@ export class ConversationWorkers {
     this.#options = options;
     // Each take loop listens to it while it takes, or waits to take again: expected, not a leak.
     setMaxListeners(2 * TAKES_AHEAD + 10, this.#stopping.signal);
+    // Each conversation served listens to it, up to `concurrency` at once.
+    setMaxListeners(0, this.#handover.signal);
   }
 
   /** Conversations held now. */

@@ -240,12 +240,10 @@ class ReplyStream {
 
   /** Reads events until the final, a failure or the stop signal; deltas wake the updater. */
   private async consume(): Promise<Outcome> {
-    const { events, fence } = this.options;
-    const signals = [this.options.signal, fence].filter((s): s is AbortSignal => s !== undefined);
-    const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
-    if (signal?.aborted) return { kind: "aborted" };
+    const { events, fence, signal } = this.options;
+    if (signal?.aborted || fence?.aborted) return { kind: "aborted" };
     const iterator = events[Symbol.asyncIterator]();
-    const reader = new AbortableReader(iterator, signal);
+    const reader = new AbortableReader(iterator, [signal, fence]);
     try {
       for (;;) {
         const next = await reader.next();
