@@ -204,11 +204,14 @@ export function workQueueContract(harness: StoreHarness): void {
     const peer = await peerOf(store);
     await store.work.enqueue(item("old", 1), DEDUP_MS);
     const stalled = await takeSurely(store);
+    // The stores count waiting in milliseconds: each conversation starts waiting in a millisecond of its own.
+    stall(2);
     await store.work.enqueue(item("young", 1), DEDUP_MS);
     // "old" waits longer than "young", but its holder holds it: "young" is the one free now.
     const free = await takeSurely(peer);
     expect(free.conversation).toBe("young");
     await free.release();
+    stall(2);
     await store.work.enqueue(item("newest", 1), DEDUP_MS);
     stall(LEASE_MS * 1.5);
     // Now "old" lapsed: it goes before "young" (waiting since before it) and "newest", which never had a lease.
