@@ -22,9 +22,10 @@
  *   half-finished (each chat must end with exactly one message, the whole answer) and the questions asked upstream
  *   twice. Works on SQLite with the one instance, and on Redis with K.
  * - `--live-heap-at S`: with the one instance, the heap in use after a full garbage collection (forced through the
- *   inspector, on loopback) before the measured round and S seconds into it, divided by the answers then streaming
- *   upstream: what an answer under way holds, without the garbage of the moment (the collection pauses the bridge
- *   for a moment at S).
+ *   inspector, on loopback) before the measured round and S seconds into it, divided by the conversations then
+ *   waiting for their whole answer (streaming upstream, or complete and waiting for the per-bot limit to send it):
+ *   what a conversation under way holds, without the garbage of the moment (the collection pauses the bridge for a
+ *   moment at S). The answers still streaming upstream are printed alongside.
  * - `--heap-snapshot PATH` (with `--live-heap-at`): also writes a heap snapshot at that moment, after the
  *   collection, to PATH.N.heapsnapshot for the round of N (open it in Chrome DevTools' Memory tab).
  * With several instances, the heap per conversation is summed over all of them; after a kill it is not measured.
@@ -284,6 +285,7 @@ async function measure(group: BridgeInstances): Promise<void> {
     let liveAt: number | undefined;
     /** Answers streaming upstream when the live heap was read. */
     let liveStreaming = 0;
+    let liveUnderWay = 0;
     const heapBefore = killing ? Number.NaN : await bridgeHeap(group.instances);
     const cpuBefore = killing ? Number.NaN : await bridgeCpu(group.instances);
     let heapPeak = heapBefore;
@@ -307,6 +309,7 @@ async function measure(group: BridgeInstances): Promise<void> {
         ? Promise.resolve()
         : new Promise((resolve) => setTimeout(resolve, liveHeapAt * 1000)).then(async () => {
             liveStreaming = chatbot.asks.filter((ask) => ask.answeredAt === undefined).length;
+            liveUnderWay = chats.filter((chat) => !answered(chat)).length;
             liveAt = await liveHeap(inspectorPort, (group as BridgeInstances).instances);
             if (heapSnapshot !== undefined) await writeHeapSnapshot(inspectorPort, `${heapSnapshot}.${n}.heapsnapshot`);
           });
@@ -443,7 +446,7 @@ async function measure(group: BridgeInstances): Promise<void> {
         ...(liveBefore === undefined || liveAt === undefined
           ? []
           : [
-              `  live heap ${liveHeapAt} s into the round (after a full GC, against before it): ${((liveAt - liveBefore) / 2 ** 20).toFixed(1)} MiB with ${liveStreaming} answers streaming, ${((liveAt - liveBefore) / Math.max(1, liveStreaming) / 1024).toFixed(1)} KiB per answer under way`,
+              `  live heap ${liveHeapAt} s into the round (after a full GC, against before it): ${((liveAt - liveBefore) / 2 ** 20).toFixed(1)} MiB with ${liveUnderWay} conversations waiting for their whole answer (${liveStreaming} still streaming upstream): ${((liveAt - liveBefore) / Math.max(1, liveUnderWay) / 1024).toFixed(1)} KiB per conversation under way`,
             ]),
       );
     }
