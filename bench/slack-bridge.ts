@@ -2,8 +2,10 @@
  * N threads at once in one Slack workspace through `chatbridge start`, against the Slack emulator (which enforces
  * the Web API's per-method tiers and answers 429 past them) and a scripted chatbot streaming 1,000-character
  * answers in 50 fragments over 5 s. Each thread is an assistant thread in its own DM, greeted in a warm-up round.
- * Reports answers delivered whole, 429s, Web API calls per answer (and how many answers streamed natively), and
- * the delay from the upstream's last byte to the final text in Slack (p50/p95).
+ * Reports answers delivered whole, 429s, Web API calls per answer (and how many answers streamed natively), the
+ * first visible text (after the event's post and after the chatbot's first fragment, p50/p95, and how many answers
+ * showed none before their whole answer) and the delay from the upstream's last byte to the final text in Slack
+ * (p50/p95).
  * chatbridge runs in its own process, as in production.
  * Run: npx tsx bench/slack-bridge.ts [N]   (default 100; not a test)
  */
@@ -82,8 +84,12 @@ slack.reset();
 chatbot.reset();
 
 const start = performance.now();
+const postedAt = new Map<string, number>();
 const acks = await Promise.all(
-  threads.map(async (thread) => (await post(thread, `Question ${thread.channel}`)).status),
+  threads.map(async (thread) => {
+    postedAt.set(thread.channel, performance.now());
+    return (await post(thread, `Question ${thread.channel}`)).status;
+  }),
 );
 const expected = (thread: (typeof threads)[number]) => answerFor(`Question ${thread.channel}`).join("").trim();
 const finalOf = (thread: (typeof threads)[number]) =>
@@ -97,13 +103,27 @@ const complete = await waitFor(() => threads.every((thread) => finalOf(thread) !
 const totalSeconds = (performance.now() - start) / 1000;
 
 const finalDelay: number[] = [];
+const firstAfterPost: number[] = [];
+const firstAfterFragment: number[] = [];
 let streamed = 0;
+let firstWasWhole = 0;
 for (const thread of threads) {
   const final = finalOf(thread);
   const ask = chatbot.asks.find((a) => a.content === `Question ${thread.channel}`);
   if (!final || ask?.answeredAt === undefined) continue;
   if (final.format === "markdown") streamed += 1;
-  finalDelay.push((final.stoppedAt ?? final.changedAt ?? final.postedAt) - ask.answeredAt);
+  const finalAt = final.stoppedAt ?? final.changedAt ?? final.postedAt;
+  finalDelay.push(finalAt - ask.answeredAt);
+  // The first text: the earliest of the answer's messages in the thread (posted, or a stream started, with text).
+  const firstAt = Math.min(
+    ...slack
+      .messagesIn(thread.channel, thread.threadTs)
+      .filter((m) => m.text.trim() !== "")
+      .map((m) => m.postedAt),
+  );
+  if (final.edits === 0 && final.appends === 0 && final.postedAt === firstAt) firstWasWhole += 1;
+  firstAfterPost.push(firstAt - (postedAt.get(thread.channel) ?? start));
+  if (ask.firstFragmentAt !== undefined) firstAfterFragment.push(firstAt - ask.firstFragmentAt);
 }
 const calls = slack.calls.filter((call) => call.ok).length;
 const ms = (value: number) => `${Math.round(value)} ms`;
@@ -111,6 +131,7 @@ console.log(
   [
     `N=${n}: ${finalDelay.length}/${n} answers delivered whole${complete ? "" : " (timed out)"}, ${slack.rateLimited().length} × 429 (${warmUpLimited} in the warm-up), acks ${acks.filter((s) => s === 200).length}/${n} 200 OK`,
     `  Web API calls per answer: ${(calls / n).toFixed(1)}; streamed natively: ${streamed}/${n}`,
+    `  first visible text after the event post: p50 ${ms(percentile(firstAfterPost, 50))}, p95 ${ms(percentile(firstAfterPost, 95))}; after the chatbot's first fragment: p50 ${ms(percentile(firstAfterFragment, 50))}, p95 ${ms(percentile(firstAfterFragment, 95))}; ${firstWasWhole}/${n} answers showed no text before their whole answer (one post)`,
     `  upstream's last byte → final text in Slack: p50 ${ms(percentile(finalDelay, 50))}, p95 ${ms(percentile(finalDelay, 95))}`,
     `  all answers delivered after ${totalSeconds.toFixed(1)} s`,
   ].join("\n"),

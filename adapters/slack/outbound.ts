@@ -27,10 +27,11 @@ import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
  *   second per channel" with room for network jitter (posts, edits and the status share it, so an answer's edits
  *   also come about a second apart, which is what Slack suggests for edited messages anyway);
  * - `perBot`: 9 calls a second across the workspace, under chat.postMessage's workspace-wide limit;
- * - `perOperation`, each under its tier in any minute, burst included: chat.update (Tier 3, 50/min) 0.78/s,
- *   chat.startStream and chat.stopStream (Tier 2, 20/min) 0.3/s, chat.appendStream (Tier 4, 100/min) 1.6/s. A
- *   streamed or edited answer pays for its stop or final edit when it starts, so under load answers that could not
- *   be finished in time go out as one post instead.
+ * - `perOperation`, as Slack counts its tiers, calls in any minute, bursts included: chat.update (Tier 3) 50,
+ *   chat.startStream and chat.stopStream (Tier 2) 20, chat.appendStream (Tier 4) 100. Kept as even rates (0.3 a
+ *   second for Tier 2) they let two of ten answers asked at once stream, the others waiting for their whole answer
+ *   in one post; as counts, about nine stream at once. A streamed or edited answer pays for its stop or final edit
+ *   when it starts, so under load answers that could not be finished in time go out as one post instead.
  * - `apart`: the "is thinking…" status (assistant.threads.setStatus) is no message: Slack limits it as a method of
  *   its own ("special", far above the per-channel post), so it spends 9 a second of its own budget and never the
  *   conversation's one post a second, which the first text needs.
@@ -40,10 +41,10 @@ export const SLACK_LIMITS: ChannelLimits = {
   perGroup: { perSecond: 0.9, burst: 1 },
   perBot: { perSecond: 9, burst: 3 },
   perOperation: {
-    edit: { perSecond: 0.78, burst: 3 },
-    streamStart: { perSecond: 0.3, burst: 2 },
-    streamStop: { perSecond: 0.3, burst: 2 },
-    streamAppend: { perSecond: 1.6, burst: 3 },
+    edit: { max: 50, windowMs: 60_000 },
+    streamStart: { max: 20, windowMs: 60_000 },
+    streamStop: { max: 20, windowMs: 60_000 },
+    streamAppend: { max: 100, windowMs: 60_000 },
     typing: { perSecond: 9, burst: 3 },
   },
   apart: ["typing"],
