@@ -1,7 +1,7 @@
 import type { AnswerEvent } from "../../client/answer-events.js";
 import type { Channel, ChannelCapabilities } from "../channel.js";
 import type { ReplyTarget } from "../inbound.js";
-import { ABORTED, AbortableReader, closeQuietly, nap } from "./event-control.js";
+import { ABORTED, AbortableReader, closeQuietly, Latch, nap } from "./event-control.js";
 import type { Pacer } from "./pacer.js";
 import { safePartialMarkdown, salvagePartialMarkdown } from "./partial-markdown.js";
 import {
@@ -20,7 +20,6 @@ import { finishedBlocksEnd, splitMarkdown, splitOnce } from "./split.js";
  * The reason the streamer's own signals end with (the answer ended, or its text is visible): given, so that no
  * DOMException (and its stack) is made twice per answer.
  */
-const ENDED = Object.freeze({ reason: "the answer ended" });
 
 export interface StreamReplyOptions {
   channel: Channel;
@@ -133,8 +132,10 @@ class ReplyStream {
   private updates = 0;
   private firstVisibleAt: number | undefined;
   private lastShownAt = Number.NEGATIVE_INFINITY;
-  private readonly ending = new AbortController();
-  private readonly typingDone = new AbortController();
+  /** Raised when the events end: the updater stops. */
+  private readonly ending = new Latch();
+  /** Raised once text is visible or the reply is over: the typing indicator stops. */
+  private readonly typingDone = new Latch();
   private changed = false;
   private wake: (() => void) | undefined;
   /** The view as it was when the last update landed (about: it is read again right after). */
@@ -201,14 +202,14 @@ class ReplyStream {
     } catch (error) {
       outcome = { kind: "failed", error };
     }
-    this.ending.abort(ENDED);
+    this.ending.raise();
     clearTimeout(this.retryTimer);
     this.notify();
     this.ctx.pacer.drop(this.ctx.target, this.ctx.stream);
     const fence = this.options.fence;
     if (fence?.aborted) {
       // Another holder finishes this answer from the ledger: nothing more is written here.
-      this.typingDone.abort(ENDED);
+      this.typingDone.raise();
       await Promise.allSettled([updating, typing]);
       throw fence.reason;
     }
@@ -226,7 +227,7 @@ class ReplyStream {
     } catch (error) {
       deliveryError = error ?? new Error("delivery failed");
     } finally {
-      this.typingDone.abort(ENDED);
+      this.typingDone.raise();
       await typing;
     }
     if (fence?.aborted) throw fence.reason;
@@ -318,9 +319,9 @@ class ReplyStream {
   private async streamUpdates(): Promise<void> {
     while (await this.nextChange()) {
       const wait = this.lastShownAt + this.updateIntervalMs - this.now();
-      if (wait > 0 && !(await nap(wait, this.ending.signal))) return;
+      if (wait > 0 && !(await nap(wait, this.ending))) return;
       await this.rolloverWhileFull();
-      if (this.ending.signal.aborted) return;
+      if (this.ending.raised) return;
       try {
         if (await this.surface.show(() => this.view())) {
           this.updates += 1;
@@ -442,9 +443,9 @@ class ReplyStream {
   /** Renews the typing indicator until text is visible; skipped by the pacer whenever the budget is tight. */
   private async keepTyping(): Promise<void> {
     const { channel, target, pacer } = this.options;
-    const stop = this.typingDone.signal;
+    const stop = this.typingDone;
     const interval = this.options.typingIntervalMs ?? TYPING_INTERVAL_MS;
-    while (!stop.aborted) {
+    while (!stop.raised) {
       const shown = await pacer
         .schedule(target, "typing", () => channel.typing(target).then(() => true), undefined, { operation: "typing" })
         .catch(() => undefined);
@@ -456,7 +457,7 @@ class ReplyStream {
   private visible(): void {
     if (this.firstVisibleAt !== undefined) return;
     this.firstVisibleAt = this.now();
-    this.typingDone.abort(ENDED);
+    this.typingDone.raise();
     try {
       this.options.onFirstText?.(this.firstVisibleAt - this.startedAt);
     } catch {
@@ -468,7 +469,7 @@ class ReplyStream {
   private nextChange(): Promise<boolean> {
     return new Promise((resolve) => {
       const check = () => {
-        if (this.ending.signal.aborted) resolve(false);
+        if (this.ending.raised) resolve(false);
         else if (this.changed) {
           this.changed = false;
           resolve(true);
@@ -483,10 +484,10 @@ class ReplyStream {
    * update interval, so the text shows without waiting for the chatbot's next fragment.
    */
   private retrySoon(): void {
-    if (this.retryTimer || this.ending.signal.aborted) return;
+    if (this.retryTimer || this.ending.raised) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
-      if (!this.ending.signal.aborted) this.notify();
+      if (!this.ending.raised) this.notify();
     }, this.updateIntervalMs);
   }
 

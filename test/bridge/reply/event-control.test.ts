@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { ABORTED, AbortableReader } from "../../../src/bridge/reply/event-control.js";
+import { describe, expect, it, vi } from "vitest";
+import { ABORTED, AbortableReader, Latch, nap } from "../../../src/bridge/reply/event-control.js";
 
 /** An iterator whose next waits until the test gives it a value. */
 function slowSource() {
@@ -35,5 +35,40 @@ describe("AbortableReader", () => {
     give(7);
     expect(await next).toEqual({ done: false, value: 7 });
     expect(reader.aborted).toBe(false);
+  });
+});
+
+describe("Latch and nap", () => {
+  it("wakes a nap at once when raised, and only once; a nap after it ends at once", async () => {
+    const latch = new Latch();
+    const napping = nap(60_000, latch);
+    const woken: number[] = [];
+    const forget = latch.onRaise(() => woken.push(1));
+    latch.onRaise(() => woken.push(2));
+    forget();
+    latch.raise();
+    latch.raise();
+    expect(await napping).toBe(false);
+    expect(woken).toEqual([2]);
+    expect(latch.raised).toBe(true);
+    expect(await nap(60_000, latch)).toBe(false);
+  });
+
+  it("sleeps its whole time when not raised", async () => {
+    vi.useFakeTimers();
+    try {
+      const latch = new Latch();
+      let woke: boolean | undefined;
+      void nap(1_000, latch).then((value) => {
+        woke = value;
+      });
+      await vi.advanceTimersByTimeAsync(999);
+      expect(woke).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(woke).toBe(true);
+      expect(latch.raised).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
