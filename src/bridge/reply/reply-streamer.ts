@@ -16,11 +16,6 @@ import {
 } from "./reply-surface.js";
 import { finishedBlocksEnd, splitMarkdown, splitOnce } from "./split.js";
 
-/**
- * The reason the streamer's own signals end with (the answer ended, or its text is visible): given, so that no
- * DOMException (and its stack) is made twice per answer.
- */
-
 export interface StreamReplyOptions {
   channel: Channel;
   target: ReplyTarget;
