@@ -1,8 +1,15 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { AnswerEvent } from "../answer-events.js";
 import { ChatbotApiError } from "../errors.js";
-import { type AnswerObject, errorEventError, PlainDeltaReader, readAnswerObject } from "./answer-objects.js";
+import {
+  type AnswerObject,
+  classifyAnswerObject,
+  errorEventError,
+  PlainDeltaReader,
+  readAnswerObject,
+} from "./answer-objects.js";
 import { BodyBytes, type Chunk } from "./body-bytes.js";
+import { ByteDeltaReader, SSE_DATA, startsWith } from "./byte-delta-reader.js";
 import { JsonObjectSplitter, JsonStreamSyntaxError, skipWhitespace } from "./json-object-splitter.js";
 
 /** What decoding needs to know besides the body, for its errors. */
@@ -16,10 +23,14 @@ export interface AnswerStreamDecodingOptions {
 const LF = 0x0a;
 const CR = 0x0d;
 const CLOSING_BRACE = 0x7d;
+const OPEN_BRACE = 0x7b;
+const SPACE = 0x20;
 const STREAM = { stream: true };
 
 // Lines an SSE stream can open with; a body starting with anything else is read as bare JSON objects.
 const SSE_OPENINGS = ["data:", "event:", "id:", "retry:", ":"];
+/** Enough bytes to tell the framing: the longest SSE opening. */
+const SNIFFED_BYTES = 6;
 
 /**
  * The state of one answer being decoded. `push` and `finish` never throw, so the events read before a
@@ -30,6 +41,11 @@ export class AnswerStreamDecoding {
   // Not fatal: one bad byte from the server should cost one U+FFFD, not the whole answer.
   readonly #decoder = new TextDecoder("utf-8", { fatal: false });
   /**
+   * Decodes the data lines read from the bytes: a U+FEFF opening one is kept, as the text path keeps it. In
+   * stream mode, which Node 20 decodes faster.
+   */
+  readonly #lineDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+  /**
    * The body so far, from which the partial text is rebuilt when an error needs it. Keeping the text of every
    * delta instead cost a sixth of the decoding time (a copy of each small string, to free the chunk it was cut
    * from) for text that only a failure reads. Undefined in the rebuilding decoding.
@@ -37,6 +53,8 @@ export class AnswerStreamDecoding {
   readonly #body: BodyBytes | undefined;
   /** Bytes received but not decoded yet (see {@link #decodeBytes}). */
   readonly #held: Uint8Array[] = [];
+  /** The decoder holds the first bytes of a character cut at the end of what it was given last. */
+  #decoderMidCharacter = false;
   #deltaCount = 0;
   #rebuilt: { count: number; text: string } | undefined;
   #framing: "sse" | "json" | undefined;
@@ -50,6 +68,8 @@ export class AnswerStreamDecoding {
   readonly #splitter = new JsonObjectSplitter();
   readonly #plainDeltas = new PlainDeltaReader();
   readonly #plainSseDeltas = new PlainDeltaReader("sse event");
+  readonly #byteDeltas = new ByteDeltaReader("object");
+  readonly #byteSseDeltas = new ByteDeltaReader("sse event");
   readonly #objectTexts: string[] = [];
   /** The SSE text given to the parser so far ends on a blank line: the next event starts afresh. */
   #sseBetweenEvents = true;
@@ -122,36 +142,120 @@ export class AnswerStreamDecoding {
    * mode gives the same text however the bytes are grouped, so holding never changes what is read.
    */
   #decodeBytes(chunk: Uint8Array): void {
-    const framing = this.#framing;
     const held = this.#held;
-    const end = framing === undefined ? chunk.length : decodableLength(chunk, framing);
-    if (end > 0) {
-      if (held.length > 1) {
-        held.push(chunk.subarray(0, end));
-        this.#read(this.#decoder.decode(Buffer.concat(held), STREAM));
-        held.length = 0;
-      } else {
-        this.#decodeHeld();
-        this.#read(this.#decoder.decode(chunk.subarray(0, end), STREAM));
-      }
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    // A body opening straight on its framing (no byte order mark or blank) is told from its first bytes, so
+    // that even its first chunk is read from the bytes.
+    if (this.#framing === undefined && this.#head === "" && held.length === 0 && !isBlankOrMark(bytes[0])) {
+      this.#framing = sniff(bytes.toString("latin1", 0, SNIFFED_BYTES));
     }
-    if (end === chunk.length) return;
-    const rest = end === 0 ? chunk : chunk.subarray(end);
+    const framing = this.#framing;
+    const end = framing === undefined ? bytes.length : decodableLength(bytes, framing);
+    if (end > 0) {
+      const ready = held.length === 0 ? bytes.subarray(0, end) : Buffer.concat([...held, bytes.subarray(0, end)]);
+      // A value spanned whole chunks when what was held is more than the rest of one chunk.
+      this.#readBytes(ready, held.length > 1);
+      held.length = 0;
+    }
+    if (end === bytes.length) return;
+    const rest = end === 0 ? bytes : bytes.subarray(end);
     // Between JSON objects, what is not an object is stray text, reported without waiting for more.
     if (held.length > 0 || framing === "sse" || this.#splitter.inObject || opensObject(rest)) held.push(rest);
-    else this.#read(this.#decoder.decode(rest, STREAM));
+    else this.#read(this.#decode(rest));
+  }
+
+  /**
+   * Reads bytes that end where a value may end. Between values, the usual deltas are read straight from the
+   * bytes ({@link ByteDeltaReader}), and so is a value that is all of what follows: an SSE event of one `data:`
+   * line, or (once the value spanned whole chunks, as the final does) a JSON object up to the end of the
+   * bytes. Only decoding and `JSON.parse` then touch a long final, instead of the SSE parser's or the
+   * splitter's scans as well, which took as long again. The rest is decoded and read as text.
+   */
+  #readBytes(bytes: Buffer, spanned: boolean): void {
+    let from = 0;
+    while (from < bytes.length && this.#betweenValues()) {
+      const events = this.#events;
+      const before = events.length;
+      from = (this.#framing === "sse" ? this.#byteSseDeltas : this.#byteDeltas).read(bytes, from, events);
+      if (events.length > before) {
+        this.#deltaCount += events.length - before;
+        // Each SSE delta read ends with its blank line.
+        this.#sseLineEnded = this.#framing === "sse";
+      }
+      if (from === bytes.length) return;
+      const next =
+        this.#framing === "sse" ? this.#readDataEvent(bytes, from) : this.#readLastObject(bytes, from, spanned);
+      if (next === from) break;
+      from = next;
+    }
+    if (from < bytes.length) this.#read(this.#decode(from === 0 ? bytes : bytes.subarray(from)));
+  }
+
+  /** True between two values, with nothing pending: where the bytes can be read without the text path. */
+  #betweenValues(): boolean {
+    if (this.#framing === undefined || this.#decoderMidCharacter || this.#done || this.#failure) return false;
+    return this.#framing === "sse" ? this.#sseBetweenEvents : this.#splitter.betweenObjects;
+  }
+
+  /**
+   * Reads the SSE event at `from` when it is a single `data:` line and its blank line (`\n` only), as the
+   * parser would; returns the index past it, or `from` when the event is anything else or not all there.
+   */
+  #readDataEvent(bytes: Buffer, from: number): number {
+    if (!startsWith(bytes, from, SSE_DATA)) return from;
+    const lineEnd = bytes.indexOf(LF, from);
+    if (lineEnd === -1 || bytes[lineEnd + 1] !== LF) return from;
+    // A carriage return ends a line too: such an event is the parser's.
+    const line = bytes.subarray(from, lineEnd);
+    if (line.includes(CR)) return from;
+    const start = from + (bytes[from + SSE_DATA.length] === SPACE ? SSE_DATA.length + 1 : SSE_DATA.length);
+    const value = line.subarray(start - from);
+    let data = this.#lineDecoder.decode(value, STREAM);
+    // A character cut at the end of the line is a bad one there, as the text path's decoder makes it.
+    if ((value[value.length - 1] ?? 0) >= 0x80) data += this.#lineDecoder.decode();
+    this.#guard(() => this.#readSseEvent({ data, event: undefined, id: undefined }));
+    this.#sseLineEnded = true;
+    return lineEnd + 2;
+  }
+
+  /**
+   * Once a JSON value spanned whole chunks (the final, most likely, and the last thing sent), reads the
+   * bytes from `from` to their end as that one object, parsed without first looking for where it ends;
+   * when they are not one object (more came after it), their text goes the usual way. Returns the index
+   * past what it read.
+   */
+  #readLastObject(bytes: Buffer, from: number, spanned: boolean): number {
+    if (!spanned || bytes[from] !== OPEN_BRACE) return from;
+    const text = this.#decode(bytes.subarray(from));
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.#read(text);
+      return bytes.length;
+    }
+    this.#guard(() => this.#take(classifyAnswerObject(this.#options.operation, value, () => this.partialText)));
+    return bytes.length;
   }
 
   #decodeHeld(): void {
     const held = this.#held;
     if (held.length === 0) return;
-    this.#read(this.#decoder.decode(held.length === 1 ? held[0] : Buffer.concat(held), STREAM));
+    this.#read(this.#decode(held.length === 1 ? (held[0] as Uint8Array) : Buffer.concat(held)));
     held.length = 0;
+  }
+
+  /** Decodes bytes in stream mode, noting whether a character cut at their end is left pending. */
+  #decode(bytes: Uint8Array): string {
+    // Bytes ending on ASCII leave nothing pending: an unfinished sequence before it is already replaced.
+    if (bytes.length > 0) this.#decoderMidCharacter = (bytes[bytes.length - 1] as number) >= 0x80;
+    return this.#decoder.decode(bytes, STREAM);
   }
 
   #flush(): void {
     this.#decodeHeld();
     this.#read(this.#decoder.decode());
+    this.#decoderMidCharacter = false;
     this.#ending = true;
     if (this.#framing === undefined) {
       // Too short to tell, so not SSE: read as JSON objects, stray text is reported for what it is.
@@ -310,12 +414,17 @@ export class AnswerStreamDecoding {
 
 /**
  * How much of `chunk` can end the value under way: up to its last line end in SSE, its last closing brace
- * in JSON; 0 when none. Searched through a `Buffer` view, whose search is several times faster.
+ * in JSON; 0 when none. Searched through a `Buffer` view, whose search is several times faster than a
+ * `Uint8Array`'s.
  */
-function decodableLength(chunk: Uint8Array, framing: "sse" | "json"): number {
-  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+function decodableLength(bytes: Buffer, framing: "sse" | "json"): number {
   if (framing === "json") return bytes.lastIndexOf(CLOSING_BRACE) + 1;
   return Math.max(bytes.lastIndexOf(LF), bytes.lastIndexOf(CR)) + 1;
+}
+
+/** True for JSON whitespace and for the first byte of a UTF-8 byte order mark (or no byte at all). */
+function isBlankOrMark(byte: number | undefined): boolean {
+  return byte === undefined || byte === 0x20 || byte === LF || byte === CR || byte === 0x09 || byte === 0xef;
 }
 
 /** True when `bytes` hold, after JSON whitespace, the opening brace of an object. */

@@ -150,6 +150,89 @@ describe("decodeAnswerStream framings", () => {
     }
   });
 
+  it("reads bad UTF-8 in deltas and finals as the text decoder does, from bytes in any grouping", async () => {
+    const bytes = (...parts: (string | number[] | Buffer)[]) =>
+      Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
+    // A lone continuation byte, a sequence cut before the closing quote, an overlong form, an encoded
+    // surrogate, a byte that is never UTF-8, next to escapes and to good non-ASCII text.
+    const bad = [[0x80], [0xe6, 0x9d], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff]];
+    const contents = bad.flatMap((b) => [bytes('{"content":"a', b, '"}'), bytes('{"content":"\\"é', b, '\\n"}')]);
+    const final = bytes('{"AnswerID":1,"Answer":"x', [0xf0, 0x9f, 0x8f], '"}');
+    const wires = [
+      Buffer.concat([
+        ...contents.flatMap((c) => [Buffer.from("data: "), c, Buffer.from("\n\n")]),
+        bytes("data:", final),
+      ]),
+      Buffer.concat([...contents.flatMap((c) => [c, Buffer.from("\n")]), final]),
+      Buffer.concat([...contents, final]),
+    ];
+    for (const wire of wires) {
+      // The text path reads what the decoder made of the whole body at once.
+      const want = await collect([new TextDecoder().decode(wire)]);
+      expect(want).toHaveLength(contents.length + 1);
+      expect(want[0]).toEqual(delta("a\ufffd"));
+      expect(await collect([wire])).toEqual(want);
+      for (let at = 1; at < wire.length; at++) {
+        expect(await collect([wire.subarray(0, at), wire.subarray(at)]), `cut at ${at}`).toEqual(want);
+      }
+    }
+  });
+
+  it("ends a cut character at the end of an SSE data line there, as the text decoder does", async () => {
+    const outcome = async (chunks: (Uint8Array | string)[]) => {
+      const events: AnswerEvent[] = [];
+      try {
+        for await (const event of decodeAnswerStream(chunksOf(chunks), { operation: OPERATION })) events.push(event);
+        return { events };
+      } catch (error) {
+        return { events, error: (error as Error).message };
+      }
+    };
+    const wire = Buffer.concat([
+      Buffer.from('data: {"content":"a"}\n\ndata: {"ping":1}'),
+      Buffer.from([0xe6, 0x9d]),
+      Buffer.from('\n\ndata: {"AnswerID":1,"Answer":"a"}\n\n'),
+    ]);
+    const want = await outcome([new TextDecoder().decode(wire)]);
+    expect(want.error).toMatch(/not an answer stream/);
+    expect(await outcome([wire])).toEqual(want);
+  });
+
+  it("keeps a U+FEFF inside the body and reads an SSE line cut by a carriage return as the parser does", async () => {
+    const mark = "\ufeff";
+    const wires = [
+      `{"content":"${mark}a"}\n{"content":"b"}{"AnswerID":1,"Answer":"${mark}ab"}`,
+      `data: {"content":"${mark}a"}\n\ndata: {"content":"b"}\rid: 4\n\ndata: {"AnswerID":1,"Answer":"${mark}ab"}\n\n`,
+    ];
+    for (const wire of wires) {
+      const want = [delta(`${mark}a`), delta("b"), finalEvent(undefined, 1, `${mark}ab`)];
+      expect(await collect([encode(wire)]), wire).toEqual(want);
+      expect(await collect([encode(`data: {"content":"x"}\n\n`).subarray(0, 0), encode(wire)])).toEqual(want);
+    }
+  });
+
+  it("reads a long value spanning chunks and what follows it in the same chunk", async () => {
+    const long = "long answer, ".repeat(3000);
+    const wires = [
+      // A long delta, then more deltas and the final in the chunk that ends it.
+      `{"content":"${long}"}\n{"content":"b"}{"AnswerID":1,"Answer":"${long}b"}`,
+      `data: {"content":"${long}"}\n\ndata: {"content":"b"}\n\ndata: {"AnswerID":1,"Answer":"${long}b"}\n\n`,
+      // A long object that is not the final, then the final.
+      `{"ping":"${long}"} {"content":"${long}"}{"content":"b"} {"AnswerID":1,"Answer":"${long}b"}`,
+      `data: {"ping":"${long}"}\n\ndata: {"content":"${long}"}\n\ndata: {"content":"b"}\n\ndata: {"AnswerID":1,"Answer":"${long}b"}\n\ndata: [DONE]\n\n`,
+    ];
+    for (const wire of wires) {
+      const want = [delta(long), delta("b"), finalEvent(undefined, 1, `${long}b`)];
+      for (const size of [1000, 4096, 65536]) {
+        const bytes = encode(wire);
+        const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) =>
+          bytes.subarray(i * size, (i + 1) * size),
+        );
+        expect(await collect(chunks), `${wire.slice(0, 12)} in ${size}-byte chunks`).toEqual(want);
+      }
+    }
+  });
+
   it("serves calls to next() made without waiting, in order, and done after the final", async () => {
     const wire = ['{"content":"a"}', '{"content":"b"}{"AnswerID":1,"Answer":"ab"}'];
     const events = decodeAnswerStream(chunksOf(wire.map(encode)), { operation: OPERATION });
