@@ -5,6 +5,7 @@ import { loadConfig } from "../config.js";
 import { configWarnings } from "../config-warnings.js";
 import { createLogger } from "../log.js";
 import { describeServer } from "../mail/smtp-mailer.js";
+import { collectStartupGarbage } from "../startup-garbage.js";
 import { parseCommandArgs } from "./command-args.js";
 import { type CommandIo, EXIT, UsageError } from "./io.js";
 import { masked } from "./masked-key.js";
@@ -83,6 +84,7 @@ export async function start(args: string[], io: CommandIo): Promise<number> {
     if (webChat) lines.push(`  Open the web chat: ${webChat.detail}`);
   }
   io.stdout.write(`${lines.join("\n")}\n`);
+  await collectStartupGarbage();
   await Promise.race([once(io.signals, "terminate"), once(io.signals, "interrupt")]);
   log.info("stopping: finishing the answers under way, then handing the rest over");
   await running.close(config.shutdownGraceMs);

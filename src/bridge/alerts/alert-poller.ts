@@ -1,6 +1,6 @@
 import type Keyv from "keyv";
 import type { ListingListItem } from "../../api/types.js";
-import type { ChatbotClient } from "../../client/index.js";
+import { ChatbotApiError, type ChatbotClient } from "../../client/index.js";
 import type { Logger } from "../../log.js";
 import type { BackgroundDuty } from "../background-passes.js";
 import { cardFromListing } from "../listings/card-from-listing.js";
@@ -57,6 +57,8 @@ export class AlertPoller implements BackgroundDuty {
   readonly #options: AlertPollerOptions;
   /** The bots whose API answered that it has no change feed: not asked again by this process. */
   readonly #withoutFeed = new Set<string>();
+  /** The bots whose listings cannot be read for want of configuration, already said once. */
+  readonly #misconfigured = new Set<string>();
   #stopping: AbortController | undefined;
   #loop: Promise<void> | undefined;
 
@@ -118,14 +120,32 @@ export class AlertPoller implements BackgroundDuty {
         }
         // After the events are queued: a pass that fails before finds them again (and queues none twice).
         await keyv.set(key, snapshot);
+        this.#misconfigured.delete(chatbot.botId);
       } catch (error) {
-        log.warn({ err: error, botId: chatbot.botId }, "alerts: the listings could not be compared; trying next time");
+        this.#reportFailure(chatbot.botId, error);
       }
     }
     try {
       await this.#queueDue(conversations ?? (await this.#conversations()));
     } catch (error) {
       log.warn({ err: error }, "alerts: the alerts due could not be queued; trying next time");
+    }
+  }
+
+  /**
+   * Says why a chatbot's listings could not be compared. A missing setting (the session key, most often) fails
+   * every pass the same way until the operator sets it, which the banner already said: said once, not every
+   * interval, and again only after it worked.
+   */
+  #reportFailure(botId: string, error: unknown): void {
+    const { log } = this.#options;
+    if (!(error instanceof ChatbotApiError && error.kind === "config")) {
+      log.warn({ err: error, botId }, "alerts: the listings could not be compared; trying next time");
+    } else if (!this.#misconfigured.has(botId)) {
+      this.#misconfigured.add(botId);
+      log.warn({ err: error, botId }, "alerts: the listings cannot be read until this is configured; not said again");
+    } else {
+      log.debug({ botId }, "alerts: the listings still cannot be read (configuration)");
     }
   }
 

@@ -1,3 +1,4 @@
+import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ListingListItem } from "../../../src/api/types.js";
 import { AlertPoller } from "../../../src/bridge/alerts/alert-poller.js";
@@ -107,5 +108,62 @@ describe("alert poller", () => {
     await poller.pass();
     await poller.pass();
     expect((await store.work.stats()).items).toBe(1);
+  });
+
+  it("says a missing setting once, not every pass, and again only after the listings were read", async () => {
+    store = await openBridgeStore({ url: "memory://", dataDir: "/nonexistent" });
+    const lines: { level: number; msg: string }[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    let failure: ChatbotApiError | undefined = new ChatbotApiError({
+      operation: "RealEstateList",
+      kind: "config",
+      message: "RealEstateList: needs the session key (CHATBOT_SESSION_KEY), which is not configured",
+    });
+    const poller = new AlertPoller({
+      chatbots: [
+        {
+          botId: "A",
+          serialNumber: "serial-A",
+          client: {
+            listingChanges: async () => {
+              throw new ChatbotApiError({ operation: "RealEstateChanges", kind: "http", status: 404, message: "no" });
+            },
+            listListings: async () => {
+              if (failure) throw failure;
+              return { List: [listingItem("TX-1")], VirtualCount: 1 };
+            },
+          },
+        },
+      ],
+      keyv: store.keyv,
+      searches: new SavedSearches(store.keyv, store.sets),
+      work: store.work,
+      intervalMs: 60_000,
+      dedupTtlMs: 60_000,
+      log: createLogger("debug", { destination, pretty: false }),
+      now: () => 0,
+    });
+    const warnings = () => lines.filter((line) => line.level === 40).map((line) => line.msg);
+    for (let pass = 0; pass < 3; pass++) await poller.pass();
+    expect(warnings()).toEqual(["alerts: the listings cannot be read until this is configured; not said again"]);
+    expect(lines.filter((line) => line.level === 20 && /still cannot be read/.test(line.msg))).toHaveLength(2);
+    failure = undefined;
+    await poller.pass();
+    failure = new ChatbotApiError({ operation: "RealEstateList", kind: "config", message: "no session key" });
+    await poller.pass();
+    expect(warnings()).toHaveLength(2);
+    // Any other failure may pass by itself, and is said every time.
+    failure = new ChatbotApiError({ operation: "RealEstateList", kind: "http", status: 502, message: "bad gateway" });
+    await poller.pass();
+    await poller.pass();
+    expect(warnings().slice(2)).toEqual([
+      "alerts: the listings could not be compared; trying next time",
+      "alerts: the listings could not be compared; trying next time",
+    ]);
   });
 });
