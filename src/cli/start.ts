@@ -84,8 +84,10 @@ export async function start(args: string[], io: CommandIo): Promise<number> {
     if (webChat) lines.push(`  Open the web chat: ${webChat.detail}`);
   }
   io.stdout.write(`${lines.join("\n")}\n`);
+  // Listening for the stop first: one asked for during the collection must not be missed.
+  const stopAsked = Promise.race([once(io.signals, "terminate"), once(io.signals, "interrupt")]);
   await collectStartupGarbage();
-  await Promise.race([once(io.signals, "terminate"), once(io.signals, "interrupt")]);
+  await stopAsked;
   log.info("stopping: finishing the answers under way, then handing the rest over");
   await running.close(config.shutdownGraceMs);
   return EXIT.ok;
