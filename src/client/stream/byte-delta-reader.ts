@@ -95,7 +95,8 @@ export function startsWith(bytes: Buffer, at: number, expected: Buffer): boolean
 
 /**
  * The text of the JSON string literal at `[start, end)` of `latin1` (the bytes from `offset` on), as
- * `JSON.parse` reads it from the bytes decoded as UTF-8 (bad bytes become U+FFFD, as the text path's decoder makes them); `undefined` for a bad escape.
+ * `JSON.parse` reads it from the bytes decoded as UTF-8 (bad bytes become U+FFFD, as the text path's
+ * decoder makes them); `undefined` for a bad escape.
  */
 function literalText(bytes: Buffer, latin1: string, offset: number, start: number, end: number): string | undefined {
   let literal = latin1.slice(start, end);
@@ -109,7 +110,7 @@ function literalText(bytes: Buffer, latin1: string, offset: number, start: numbe
 }
 
 /** The index of the first byte at or after `from` that is not JSON whitespace (or the length of `bytes`). */
-export function skipWhitespaceBytes(bytes: Buffer, from: number): number {
+function skipWhitespaceBytes(bytes: Buffer, from: number): number {
   let i = from;
   let c = bytes[i];
   while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = bytes[++i];
