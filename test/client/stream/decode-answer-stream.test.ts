@@ -3,6 +3,7 @@ import type { AnswerEvent } from "../../../src/client/answer-events.js";
 import { ChatbotApiError } from "../../../src/client/errors.js";
 import { answerFromEnvelopeData, readAnswerObject } from "../../../src/client/stream/answer-objects.js";
 import { decodeAnswerStream } from "../../../src/client/stream/decode-answer-stream.js";
+import { seededRandom } from "../../../src/server/seeded-random.js";
 
 const OPERATION = "ClientAsk";
 // Escaped quotes and backslashes (one right before a closing quote), `}{`, newlines, `data:`, emoji, CJK.
@@ -281,6 +282,73 @@ describe("decodeAnswerStream answers given as an envelope", () => {
     expect(() => answerFromEnvelopeData(OPERATION, null)).toThrow(ChatbotApiError);
     expect(() => answerFromEnvelopeData(OPERATION, { content: "no id" })).toThrow("no valid messageid");
     expect(() => answerFromEnvelopeData(OPERATION, { messageid: 1, content: 5 })).toThrow("content is not text");
+  });
+});
+
+describe("decodeAnswerStream from bytes and from text", () => {
+  /** What decoding yields: the events, then the failure's message if it failed. */
+  async function outcome(chunks: (Uint8Array | string)[]) {
+    const events: AnswerEvent[] = [];
+    try {
+      for await (const event of decodeAnswerStream(chunksOf(chunks), { operation: OPERATION })) events.push(event);
+      return { events };
+    } catch (error) {
+      return { events, error: (error as Error).message };
+    }
+  }
+
+  // Pieces of deltas: escapes, characters of two to four bytes, a byte order mark, separators, structure.
+  const PIECES = ["word ", '"', "\\", "\n", "é", "東京", "🏡", "\ufeff", "\u2028", "}{", "data: ", "\t", "{}"];
+  const BAD_BYTES = [[0xff], [0xe6, 0x9d], [0x80], [0xc0, 0xaf]];
+
+  /** A random answer stream in a random framing, now and then with bad UTF-8 inside a delta or stray objects. */
+  function randomWire(next: () => number): Buffer {
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    const deltas = Array.from({ length: 1 + Math.floor(next() * 12) }, () =>
+      Array.from({ length: Math.floor(next() * 5) }, () => pick(PIECES)).join(""),
+    );
+    const objects: Buffer[] = deltas.map((content) => {
+      const text = json({ content });
+      if (next() > 0.15) return Buffer.from(text);
+      const cut = text.length - 2;
+      return Buffer.concat([
+        Buffer.from(text.slice(0, cut)),
+        Buffer.from(pick(BAD_BYTES)),
+        Buffer.from(text.slice(cut)),
+      ]);
+    });
+    if (next() < 0.3) objects.splice(Math.floor(next() * objects.length), 0, Buffer.from(pick(["{}", '{"ping":1}'])));
+    objects.push(Buffer.from(json({ AnswerID: 7, Answer: deltas.join("").repeat(1 + Math.floor(next() * 300)) })));
+    const framing = pick(["sse", "sse bare", "sse crlf", "ndjson", "concatenated"] as const);
+    const parts: Buffer[] = [];
+    for (const object of objects) {
+      if (framing === "ndjson") parts.push(object, Buffer.from(next() < 0.5 ? "\n" : "\r\n"));
+      else if (framing === "concatenated") parts.push(object, Buffer.from(pick(["", " ", "\n\t"])));
+      else {
+        if (next() < 0.2) parts.push(Buffer.from(pick([": ping\n\n", "id: 3\n", "event: message\n"])));
+        const end = framing === "sse crlf" ? "\r\n\r\n" : "\n\n";
+        parts.push(Buffer.from(framing === "sse bare" ? "data:" : "data: "), object, Buffer.from(end));
+      }
+    }
+    if (framing.startsWith("sse")) parts.push(Buffer.from("data: [DONE]\n\n"));
+    return Buffer.concat(parts);
+  }
+
+  it("yields the same from the bytes, cut anywhere, as from the whole body decoded as text", async () => {
+    const next = seededRandom(17);
+    for (let round = 0; round < 150; round++) {
+      const wire = randomWire(next);
+      const want = await outcome([new TextDecoder().decode(wire)]);
+      for (let cutting = 0; cutting < 3; cutting++) {
+        const chunks: Uint8Array[] = [];
+        for (let at = 0; at < wire.length; ) {
+          const size = 1 + Math.floor(next() * (cutting === 0 ? 8 : cutting === 1 ? 200 : 20_000));
+          chunks.push(wire.subarray(at, at + size));
+          at += size;
+        }
+        expect(await outcome(chunks), `round ${round}, ${chunks.length} chunks`).toEqual(want);
+      }
+    }
   });
 });
 
