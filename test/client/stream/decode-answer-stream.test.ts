@@ -64,6 +64,17 @@ async function collect(chunks: (Uint8Array | string)[]): Promise<AnswerEvent[]> 
   return events;
 }
 
+/** What decoding yields: the events, then the failure's message if it failed. */
+async function outcome(chunks: (Uint8Array | string)[]): Promise<{ events: AnswerEvent[]; error?: string }> {
+  const events: AnswerEvent[] = [];
+  try {
+    for await (const event of decodeAnswerStream(chunksOf(chunks), { operation: OPERATION })) events.push(event);
+    return { events };
+  } catch (error) {
+    return { events, error: (error as Error).message };
+  }
+}
+
 /** A body that notes whether the decoder released it; with `hang`, it stays open after its chunks. */
 function trackedBody(chunks: string[], hang = false) {
   const state = { released: false };
@@ -180,15 +191,6 @@ describe("decodeAnswerStream framings", () => {
   });
 
   it("ends a cut character at the end of an SSE data line there, as the text decoder does", async () => {
-    const outcome = async (chunks: (Uint8Array | string)[]) => {
-      const events: AnswerEvent[] = [];
-      try {
-        for await (const event of decodeAnswerStream(chunksOf(chunks), { operation: OPERATION })) events.push(event);
-        return { events };
-      } catch (error) {
-        return { events, error: (error as Error).message };
-      }
-    };
     const wire = Buffer.concat([
       Buffer.from('data: {"content":"a"}\n\ndata: {"ping":1}'),
       Buffer.from([0xe6, 0x9d]),
@@ -286,17 +288,6 @@ describe("decodeAnswerStream answers given as an envelope", () => {
 });
 
 describe("decodeAnswerStream from bytes and from text", () => {
-  /** What decoding yields: the events, then the failure's message if it failed. */
-  async function outcome(chunks: (Uint8Array | string)[]) {
-    const events: AnswerEvent[] = [];
-    try {
-      for await (const event of decodeAnswerStream(chunksOf(chunks), { operation: OPERATION })) events.push(event);
-      return { events };
-    } catch (error) {
-      return { events, error: (error as Error).message };
-    }
-  }
-
   // Pieces of deltas: escapes, characters of two to four bytes, a byte order mark, separators, structure.
   const PIECES = ["word ", '"', "\\", "\n", "é", "東京", "🏡", "\ufeff", "\u2028", "}{", "data: ", "\t", "{}"];
   const BAD_BYTES = [[0xff], [0xe6, 0x9d], [0x80], [0xc0, 0xaf]];
