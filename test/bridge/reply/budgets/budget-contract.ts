@@ -18,6 +18,15 @@ export interface BudgetHarness {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Waits until the clock has moved by at least `ms`. A timer alone can fire a few milliseconds early by the clock:
+ * it counts from the event loop's cached time, which lags the clock when the loop is busy (a loaded CI machine).
+ */
+async function waitOut(ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  for (let left = ms; left > 0; left = end - Date.now()) await sleep(left);
+}
+
 const charge = (key: string, budget: Budget, role: BudgetRole, reserve = 0): Charge => ({
   key,
   budget,
@@ -54,7 +63,7 @@ export function budgetStoreContract(harness: BudgetHarness): void {
     // The first two calls leave the window 300 ms after they were granted, about 100 ms ago.
     expect(refused?.queueWaitMs).toBeGreaterThan(150);
     expect(refused?.queueWaitMs).toBeLessThanOrEqual(200);
-    await sleep(refused?.queueWaitMs ?? 0);
+    await waitOut(refused?.queueWaitMs ?? 0);
     const again = await budgets.spend([final(chatOf("4"), window), final(chatOf("5"), window)]);
     expect(again.map((outcome) => outcome.granted)).toEqual([true, true]);
   });
@@ -86,7 +95,7 @@ export function budgetStoreContract(harness: BudgetHarness): void {
     expect(outcomes[2]?.queueWaitMs).toBe(0); // the window still had room for it: nothing of it was spent
     expect(outcomes[4]?.queueWaitMs).toBeGreaterThan(250);
     // Chat 3 was refused by the bot, so its own budget is untouched: both its calls fit once the window has room.
-    await sleep(outcomes[4]?.queueWaitMs ?? 0);
+    await waitOut(outcomes[4]?.queueWaitMs ?? 0);
     const later = await budgets.spend([final(chatOf("3"), window), final(chatOf("3"), window)]);
     expect(later.map((outcome) => outcome.granted)).toEqual([true, true]);
   });
@@ -154,7 +163,7 @@ export function budgetStoreContract(harness: BudgetHarness): void {
     const [update1] = await budgets.spend([update(chat)]);
     expect(update1).toMatchObject({ granted: false, paused: true });
     expect(update1?.laneWaitMs).toBeGreaterThan(250);
-    await sleep(final1?.queueWaitMs ?? 0);
+    await waitOut(final1?.queueWaitMs ?? 0);
     // The bucket (burst 5) holds one call when the pause ends, then refills at 10/s.
     const after = await budgets.spend([final(chatOf("2"), bot), final(chatOf("3"), bot)]);
     expect(after.map((outcome) => outcome.granted)).toEqual([true, false]);
@@ -171,7 +180,7 @@ export function budgetStoreContract(harness: BudgetHarness): void {
     await budgets.late([window], granted[0]?.stamp ?? "", 150);
     const [refused] = await budgets.spend([final(chatOf("4"), window)]);
     expect(refused?.queueWaitMs).toBeGreaterThan(250);
-    await sleep(refused?.queueWaitMs ?? 0);
+    await waitOut(refused?.queueWaitMs ?? 0);
     // Two of the three calls have left the window; the one moved counts for 150 ms more.
     const outcomes = await budgets.spend([
       final(chatOf("4"), window),
