@@ -190,6 +190,41 @@ describe("decodeAnswerStream framings", () => {
     }
   });
 
+  it("reads every JSON escape in deltas from the bytes as JSON.parse does, and fails on a bad one as the text path does", async () => {
+    // Literals as a server may write them: every short escape, \u in both cases, surrogates paired and alone, an
+    // escaped backslash before what looks like an escape, escapes at both ends and next to non-ASCII text.
+    const literals = [
+      "a\\/b\\b\\f\\n\\r\\t",
+      "\\u00e9t\\u00E9",
+      "\\ud83c\\udfe1 and \\ud83c alone",
+      "\\u0000\\u001F",
+      "x\\\\u0041\\\\",
+      '\\"quoted\\"',
+      "é\\n東\\u6771🏡\\t",
+    ];
+    const bad = ["\\q", "a\\u12", "\\u12G4", "é\\x41"];
+    const framings = [
+      (objects: string[]) => objects.map((object) => `data: ${object}\n\n`).join(""),
+      (objects: string[]) => objects.map((object) => `${object}\n`).join(""),
+      (objects: string[]) => objects.join(""),
+    ];
+    const final = '{"AnswerID":1,"Answer":"done"}';
+    for (const frame of framings) {
+      const good = Buffer.from(frame([...literals.map((literal) => `{"content":"${literal}"}`), final]));
+      const want = await outcome([good.toString()]);
+      expect(want.events.slice(0, literals.length)).toEqual(literals.map((l) => delta(JSON.parse(`"${l}"`))));
+      for (let at = 1; at < good.length; at += 3) {
+        expect(await outcome([good.subarray(0, at), good.subarray(at)]), `cut at ${at}`).toEqual(want);
+      }
+      for (const literal of bad) {
+        const wire = Buffer.from(frame(['{"content":"ok"}', `{"content":"${literal}"}`, final]));
+        const failed = await outcome([wire.toString()]);
+        expect(failed.error, literal).toMatch(/not valid JSON|not an answer stream/);
+        expect(await outcome([wire]), literal).toEqual(failed);
+      }
+    }
+  });
+
   it("ends a cut character at the end of an SSE data line there, as the text decoder does", async () => {
     const wire = Buffer.concat([
       Buffer.from('data: {"content":"a"}\n\ndata: {"ping":1}'),
