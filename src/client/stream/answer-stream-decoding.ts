@@ -11,6 +11,7 @@ import {
 import { BodyBytes, type Chunk } from "./body-bytes.js";
 import { ByteDeltaReader, SSE_DATA, startsWith } from "./byte-delta-reader.js";
 import { JsonObjectSplitter, JsonStreamSyntaxError, skipWhitespace } from "./json-object-splitter.js";
+import { readJoined } from "./shared-join.js";
 
 /** What decoding needs to know besides the body, for its errors. */
 export interface AnswerStreamDecodingOptions {
@@ -152,10 +153,13 @@ export class AnswerStreamDecoding {
     const framing = this.#framing;
     const end = framing === undefined ? bytes.length : decodableLength(bytes, framing);
     if (end > 0) {
-      const ready = held.length === 0 ? bytes.subarray(0, end) : Buffer.concat([...held, bytes.subarray(0, end)]);
-      // A value spanned whole chunks when what was held is more than the rest of one chunk.
-      this.#readBytes(ready, held.length > 1);
-      held.length = 0;
+      if (held.length === 0) this.#readBytes(bytes.subarray(0, end), false);
+      else {
+        // A value spanned whole chunks when what was held is more than the rest of one chunk.
+        const spanned = held.length > 1;
+        readJoined([...held, bytes.subarray(0, end)], (ready) => this.#readBytes(ready, spanned));
+        held.length = 0;
+      }
     }
     if (end === bytes.length) return;
     const rest = end === 0 ? bytes : bytes.subarray(end);
