@@ -12,6 +12,7 @@ import { BodyBytes, type Chunk } from "./body-bytes.js";
 import { ByteDeltaReader, SSE_DATA, startsWith } from "./byte-delta-reader.js";
 import { JsonObjectSplitter, JsonStreamSyntaxError, skipWhitespace } from "./json-object-splitter.js";
 import { readJoined } from "./shared-join.js";
+import { decodeUtf8 } from "./utf8-text.js";
 
 /** What decoding needs to know besides the body, for its errors. */
 export interface AnswerStreamDecodingOptions {
@@ -39,13 +40,12 @@ const SNIFFED_BYTES = 6;
  */
 export class AnswerStreamDecoding {
   readonly #options: AnswerStreamDecodingOptions;
-  // Not fatal: one bad byte from the server should cost one U+FFFD, not the whole answer.
-  readonly #decoder = new TextDecoder("utf-8", { fatal: false });
   /**
-   * Decodes the data lines read from the bytes: a U+FEFF opening one is kept, as the text path keeps it. In
-   * stream mode, which Node 20 decodes faster.
+   * Decodes the text path's bytes, made on first use: an SSE stream of plain deltas and a final is read from
+   * the bytes without it, and a decoder holds about 1.3 KB outside the heap, per answer under way. Not fatal:
+   * one bad byte from the server should cost one U+FFFD, not the whole answer.
    */
-  readonly #lineDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+  #decoder: InstanceType<typeof TextDecoder> | undefined;
   /**
    * The body so far, from which the partial text is rebuilt when an error needs it. Keeping the text of every
    * delta instead cost a sixth of the decoding time (a copy of each small string, to free the chunk it was cut
@@ -214,9 +214,7 @@ export class AnswerStreamDecoding {
     if (line.includes(CR)) return from;
     const start = from + (bytes[from + SSE_DATA.length] === SPACE ? SSE_DATA.length + 1 : SSE_DATA.length);
     const value = line.subarray(start - from);
-    let data = this.#lineDecoder.decode(value, STREAM);
-    // A character cut at the end of the line is a bad one there, as the text path's decoder makes it.
-    if ((value[value.length - 1] ?? 0) >= 0x80) data += this.#lineDecoder.decode();
+    const data = decodeUtf8(value);
     this.#guard(() => this.#readSseEvent({ data, event: undefined, id: undefined }));
     this.#sseLineEnded = true;
     return lineEnd + 2;
@@ -253,12 +251,13 @@ export class AnswerStreamDecoding {
   #decode(bytes: Uint8Array): string {
     // Bytes ending on ASCII leave nothing pending: an unfinished sequence before it is already replaced.
     if (bytes.length > 0) this.#decoderMidCharacter = (bytes[bytes.length - 1] as number) >= 0x80;
+    this.#decoder ??= new TextDecoder("utf-8", { fatal: false });
     return this.#decoder.decode(bytes, STREAM);
   }
 
   #flush(): void {
     this.#decodeHeld();
-    this.#read(this.#decoder.decode());
+    if (this.#decoder !== undefined) this.#read(this.#decoder.decode());
     this.#decoderMidCharacter = false;
     this.#ending = true;
     if (this.#framing === undefined) {

@@ -80,7 +80,7 @@ export class ByteDeltaReader {
         if (asciiRest.test(text)) {
           // All ASCII, and the run stopped on a backslash: an escape.
           end = asciiRest.lastIndex;
-          content = unescapeJson(text, quote + 1, end - suffix - 1);
+          content = parseLiteral(text.slice(quote, end - suffix));
         } else {
           const anyRest = this.#anyRest;
           anyRest.lastIndex = stop;
@@ -88,7 +88,7 @@ export class ByteDeltaReader {
           // Characters beyond ASCII: their bytes are decoded as UTF-8.
           end = anyRest.lastIndex;
           const literal = bytes.toString("utf8", from + quote, from + end - suffix);
-          content = unescapeJson(literal, 1, literal.length - 1);
+          content = literal.includes("\\") ? parseLiteral(literal) : literal.slice(1, -1);
         }
         if (content === undefined) break;
       }
@@ -119,32 +119,17 @@ export function startsWith(bytes: Buffer, at: number, expected: Buffer): boolean
   return true;
 }
 
-const ESCAPED: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-const HEX4 = /^[0-9a-fA-F]{4}$/;
-
 /**
- * The text of the JSON string literal whose characters are `[start, end)` of `text`, as `JSON.parse` reads it;
- * `undefined` for a bad escape. By hand: `JSON.parse` of the literal cost twice as much, and it was a fifth of
- * the decoding time, with two deltas in five holding an escape (a line break, a quote). The text comes out
- * as V8 joins strings (in pieces, flattened when first read whole), as any string built with `+` does.
+ * The text of a JSON string literal (quotes included) holding escapes, as `JSON.parse` reads it; `undefined` for
+ * a bad escape. Unescaping by hand took half the time here but made strings of pieces, which cost a consumer
+ * joining the deltas (as a reply does) more than that once it reads the whole (see docs/benchmarks.md).
  */
-function unescapeJson(text: string, start: number, end: number): string | undefined {
-  let out = "";
-  let from = start;
-  for (let at = text.indexOf("\\", from); at !== -1 && at < end; at = text.indexOf("\\", from)) {
-    const code = text.charAt(at + 1);
-    let character = ESCAPED[code];
-    let next = at + 2;
-    if (character === undefined) {
-      const hex = text.slice(next, next + 4);
-      if (code !== "u" || !HEX4.test(hex)) return undefined;
-      character = String.fromCharCode(Number.parseInt(hex, 16));
-      next += 4;
-    }
-    out += text.slice(from, at) + character;
-    from = next;
+function parseLiteral(literal: string): string | undefined {
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    return undefined;
   }
-  return out + text.slice(from, end);
 }
 
 /** The index of the first byte at or after `from` that is not JSON whitespace (or the length of `bytes`). */
