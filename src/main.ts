@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 import { EventEmitter } from "node:events";
 import { run } from "./cli/run.js";
+import { keepWebAssemblyOnBaselineCompiler } from "./wasm-baseline.js";
+
+// Before any request: undici compiles its WebAssembly HTTP parser on the first connection.
+keepWebAssemblyOnBaselineCompiler();
 
 /** The `chatbridge` command: hands the arguments to the CLI and turns signals into events it can act on. */
 const signals = new EventEmitter();
