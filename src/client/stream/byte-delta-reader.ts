@@ -3,10 +3,10 @@ import { skipWhitespace } from "./json-object-splitter.js";
 
 // The same shapes as the text readers in answer-objects.ts, matched in the bytes seen as Latin-1 (one character
 // per byte). JSON's structure is ASCII and no byte of a multi-byte UTF-8 sequence is below 0x80, so a quote, a
-// backslash or a brace found this way is one in the text. Each byte is matched once: first a delta's opening and
-// the run of printable ASCII other than a quote or a backslash that follows (most deltas are only that, and
-// their Latin-1 text is their text); where the run stops on something else, the rest of the literal in ASCII
-// with escapes, or else in any characters, whose bytes are then decoded.
+// backslash or a brace found this way is one in the text. A match goes on from where the last one stopped: first
+// a delta's opening and the run of printable ASCII other than a quote or a backslash that follows (most deltas
+// are only that, and their Latin-1 text is their text); where the run stops on something else, the rest of the
+// literal in ASCII with escapes, or else (from the same place) in any characters, whose bytes are then decoded.
 const OPENING_RUN = /\{"content":"[\x20\x21\x23-\x5b\x5d-\x7f]*/y;
 const SSE_OPENING_RUN = /data: ?\{"content":"[\x20\x21\x23-\x5b\x5d-\x7f]*/y;
 const ASCII_REST = /[\x20\x21\x23-\x5b\x5d-\x7f]*(?:\\[\s\S][\x20\x21\x23-\x5b\x5d-\x7f]*)*"\}/y;

@@ -325,8 +325,23 @@ describe("decodeAnswerStream answers given as an envelope", () => {
 describe("decodeAnswerStream from bytes and from text", () => {
   // Pieces of deltas: escapes (a control character and a lone surrogate are written \u0001 and \ud83d),
   // characters of two to four bytes, a byte order mark, separators, structure.
-  const PIECES = ["word ", '"', "\\", "\n", "é", "東京", "🏡", "\ufeff", "\u2028", "}{", "data: ", "\t", "{}"];
-  PIECES.push("\u0001", "\ud83d");
+  const PIECES = [
+    "word ",
+    '"',
+    "\\",
+    "\n",
+    "é",
+    "東京",
+    "🏡",
+    "\ufeff",
+    "\u2028",
+    "}{",
+    "data: ",
+    "\t",
+    "{}",
+    "\u0001",
+    "\ud83d",
+  ];
   const BAD_BYTES = [[0xff], [0xe6, 0x9d], [0x80], [0xc0, 0xaf]];
 
   /** A random answer stream in a random framing, now and then with bad UTF-8 inside a delta or stray objects. */
