@@ -27,7 +27,8 @@
  *   what a conversation under way holds, without the garbage of the moment (the collection pauses the bridge for a
  *   moment at S). The answers still streaming upstream are printed alongside.
  * - `--heap-snapshot PATH` (with `--live-heap-at`): also writes a heap snapshot at that moment, after the
- *   collection, to PATH.N.heapsnapshot for the round of N (open it in Chrome DevTools' Memory tab).
+ *   collection, to PATH.N.heapsnapshot for the round of N, and one before the round to PATH.N.before.heapsnapshot
+ *   (open both in Chrome DevTools' Memory tab and compare them).
  * With several instances, the heap per conversation is summed over all of them; after a kill it is not measured.
  * WORK_LEASE_MS in the environment is passed to the instances (default 15000, chatbridge's own).
  *
@@ -282,6 +283,9 @@ async function measure(group: BridgeInstances): Promise<void> {
     chatbot.reset();
     const killing = killAt !== undefined;
     const liveBefore = inspectorPort === undefined ? undefined : await liveHeap(inspectorPort, group.instances);
+    if (inspectorPort !== undefined && heapSnapshot !== undefined) {
+      await writeHeapSnapshot(inspectorPort, `${heapSnapshot}.${n}.before.heapsnapshot`);
+    }
     let liveAt: number | undefined;
     /** Answers streaming upstream when the live heap was read. */
     let liveStreaming = 0;

@@ -1,4 +1,5 @@
 import { type AnswerEvent, type AnswerFinal, ChatbotApiError } from "../client/index.js";
+import { openedLater, tapped } from "../client/stream/pass-through.js";
 import { askWithRecovery } from "./ask-with-recovery.js";
 import { type Attached, type BotState, type BridgeParts, sendFinal } from "./bridge-parts.js";
 import type { OutgoingText } from "./channel.js";
@@ -433,39 +434,40 @@ export class AnswerJob {
   }
 
   /**
-   * The chatbot's answer to `question`, asked in the record's session (renewed once if unknown upstream); the
-   * session it came from and its final event go into the record, `kept` each time.
+   * The chatbot's answer to `question`, asked in the record's session (renewed once if unknown upstream) when its
+   * first event is asked for; the session it came from and its final event go into the record, `kept` each time.
    */
-  async *#answerOf(
+  #answerOf(
     bot: BotState,
     record: AskRecord,
     question: MediaQuestion,
     signal: AbortSignal,
     kept: () => void,
-  ): AsyncGenerator<AnswerEvent> {
+  ): AsyncIterableIterator<AnswerEvent> {
     const { conversation } = this.#job;
-    const source = await askWithRecovery(
-      bot.link.client,
-      {
-        sessionId: record.sessionId,
-        content: question.content,
-        chatAskType: question.askType,
-        fileIds: question.fileIds,
-      },
-      () => bot.sessions.renew(conversation, signal),
-      signal,
-    );
-    if (source.sessionId !== record.sessionId) {
-      record.sessionId = source.sessionId;
-      kept();
-    }
-    for await (const event of source.events) {
-      if (event.type === "final") {
-        record.final = event;
+    return openedLater(async () => {
+      const source = await askWithRecovery(
+        bot.link.client,
+        {
+          sessionId: record.sessionId,
+          content: question.content,
+          chatAskType: question.askType,
+          fileIds: question.fileIds,
+        },
+        () => bot.sessions.renew(conversation, signal),
+        signal,
+      );
+      if (source.sessionId !== record.sessionId) {
+        record.sessionId = source.sessionId;
         kept();
       }
-      yield event;
-    }
+      return tapped(source.events, (event) => {
+        if (event.type === "final") {
+          record.final = event;
+          kept();
+        }
+      });
+    });
   }
 
   /** Records `record` for `step` without waiting; a write that fails (the lease is gone) puts the fence down. */

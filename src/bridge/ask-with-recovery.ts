@@ -1,9 +1,10 @@
 import { type AnswerEvent, type AskRequest, ChatbotApiError, type ChatbotClient } from "../client/index.js";
+import { prepended } from "../client/stream/pass-through.js";
 
 /** The answer's events, plus the session that produced them (a new one when the old was unknown upstream). */
 export interface AnswerSource {
   sessionId: number;
-  events: AsyncIterable<AnswerEvent>;
+  events: AsyncIterableIterator<AnswerEvent>;
 }
 
 const isUnknownSession = (error: unknown) =>
@@ -25,23 +26,10 @@ export async function askWithRecovery(
     const iterator = client.askStream({ ...request, sessionId }, { signal })[Symbol.asyncIterator]();
     try {
       const head = await iterator.next();
-      return { sessionId, events: prepend(head, iterator) };
+      return { sessionId, events: prepended(head, iterator) };
     } catch (error) {
       if (attempt > 0 || !isUnknownSession(error)) throw error;
       sessionId = await renewSession();
     }
-  }
-}
-
-async function* prepend(
-  head: IteratorResult<AnswerEvent>,
-  rest: AsyncIterator<AnswerEvent>,
-): AsyncGenerator<AnswerEvent> {
-  if (head.done) return;
-  yield head.value;
-  try {
-    for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
-  } finally {
-    await rest.return?.();
   }
 }

@@ -90,10 +90,11 @@ export class ChatbotClient {
   }
 
   /**
-   * Asks a question and yields the answer as it is generated: `delta` events, then one `final`. Breaking
-   * out of the loop or aborting the signal cancels the upstream generation.
+   * Asks a question and hands out the answer as it is generated: `delta` events, then one `final`. The request
+   * goes when the first event is asked for. Breaking out of the loop or aborting the signal cancels the upstream
+   * generation.
    */
-  askStream(request: AskRequest, options: CallOptions = {}): AsyncGenerator<AnswerEvent> {
+  askStream(request: AskRequest, options: CallOptions = {}): AsyncIterableIterator<AnswerEvent> {
     return this.#transport.stream(OPERATIONS.ask, askBody(request, true), options.signal);
   }
 

@@ -8,6 +8,7 @@ import { unwrapEnvelope } from "./envelope.js";
 import { ChatbotApiError } from "./errors.js";
 import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelay } from "./retry.js";
 import { decodeAnswerStream } from "./stream/decode-answer-stream.js";
+import { openedLater } from "./stream/pass-through.js";
 import { transportError, wasNeverSent } from "./transport-errors.js";
 
 /** How to reach the API. */
@@ -109,35 +110,34 @@ export class ApiTransport {
   }
 
   /**
-   * Performs a streamed operation and yields its answer events. Only the opening of the request is retried
-   * (and only when it never reached the server); leaving the loop early closes the connection, which tells
-   * the server to stop generating.
+   * Performs a streamed operation and hands out its answer events; the request goes on the first `next`. Only the
+   * opening of the request is retried (and only when it never reached the server); leaving early (`return`, or a
+   * `for await` left) closes the connection, which tells the server to stop generating.
    */
-  async *stream<Operation extends ApiOperation>(
+  stream<Operation extends ApiOperation>(
     operation: Operation,
     body: RequestOf<Operation>,
     signal?: AbortSignal,
-  ): AsyncGenerator<AnswerEvent> {
-    const response = await this.#withRetry(operation.name, operation.retrySafe, signal, async () => {
-      const response = await this.#send(operation, body, signal, "text/event-stream, application/json");
-      if (response.statusCode >= 200 && response.statusCode <= 299) return response;
-      const text = await readText(operation.name, response.body, this.#cap);
-      unwrapEnvelope(operation.name, response.statusCode, text, {
-        retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
+  ): AsyncIterableIterator<AnswerEvent> {
+    return openedLater(async () => {
+      const response = await this.#withRetry(operation.name, operation.retrySafe, signal, async () => {
+        const response = await this.#send(operation, body, signal, "text/event-stream, application/json");
+        if (response.statusCode >= 200 && response.statusCode <= 299) return response;
+        const text = await readText(operation.name, response.body, this.#cap);
+        unwrapEnvelope(operation.name, response.statusCode, text, {
+          retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
+        });
+        throw new ChatbotApiError({
+          operation: operation.name,
+          kind: "http",
+          status: response.statusCode,
+          message: `HTTP ${response.statusCode}`,
+        });
       });
-      throw new ChatbotApiError({
-        operation: operation.name,
-        kind: "http",
-        status: response.statusCode,
-        message: `HTTP ${response.statusCode}`,
-      });
+      const contentType = String(response.headers["content-type"] ?? "");
+      // The decoding releases the body when it ends, fails or is left (its iterator's return destroys it).
+      return decodeAnswerStream(response.body, { operation: operation.name, signal, contentType });
     });
-    const contentType = String(response.headers["content-type"] ?? "");
-    try {
-      yield* decodeAnswerStream(response.body, { operation: operation.name, signal, contentType });
-    } finally {
-      response.body.destroy();
-    }
   }
 
   /** PUTs bytes to a pre-signed upload URL. No API credential is sent: the URL may belong to another host. */

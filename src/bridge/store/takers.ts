@@ -11,7 +11,12 @@ export interface Taker {
   readonly holder: string;
 }
 
-interface Waiting extends Taker {
+/**
+ * A waiting call. The taker is kept apart from the call's callbacks: a lease keeps its taker (for its length) while
+ * held, and should not keep the finished call's promise callbacks and abort listener with it.
+ */
+interface Waiting {
+  readonly taker: Taker;
   resolve(lease: ConversationLease | undefined): void;
   reject(error: unknown): void;
   signal: AbortSignal;
@@ -30,7 +35,7 @@ export class Takers {
     if (signal.aborted) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
       const waiting: Waiting = {
-        ...taker,
+        taker,
         resolve,
         reject,
         signal,
@@ -46,12 +51,12 @@ export class Takers {
 
   /** The taker waiting longest. */
   get first(): Taker | undefined {
-    return this.#waiting[0];
+    return this.#waiting[0]?.taker;
   }
 
   /** The taker waiting longest with the same holder and lease length as `like` (itself, if it still waits). */
   firstLike(like: Taker): Taker | undefined {
-    return this.#waiting.find((waiting) => waiting.holder === like.holder && waiting.leaseMs === like.leaseMs);
+    return this.#waiting.find(({ taker }) => taker.holder === like.holder && taker.leaseMs === like.leaseMs)?.taker;
   }
 
   get size(): number {
@@ -60,7 +65,7 @@ export class Takers {
 
   /** Hands `lease` to `taker`; false when it stopped waiting meanwhile (the lease is then the caller's to let go). */
   serve(taker: Taker, lease: ConversationLease): boolean {
-    const waiting = this.#waiting.find((candidate) => candidate === taker);
+    const waiting = this.#waiting.find((candidate) => candidate.taker === taker);
     if (!waiting) return false;
     this.#remove(waiting);
     waiting.resolve(lease);

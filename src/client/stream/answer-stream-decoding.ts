@@ -1,4 +1,4 @@
-import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
 import type { AnswerEvent } from "../answer-events.js";
 import { ChatbotApiError } from "../errors.js";
 import {
@@ -66,21 +66,54 @@ export class AnswerStreamDecoding {
   #done = false;
   /** Set while flushing at the end of the body: a cut last object then means "incomplete", not "malformed". */
   #ending = false;
-  readonly #splitter = new JsonObjectSplitter();
-  readonly #plainDeltas = new PlainDeltaReader();
-  readonly #plainSseDeltas = new PlainDeltaReader("sse event");
-  readonly #byteDeltas = new ByteDeltaReader("object");
-  readonly #byteSseDeltas = new ByteDeltaReader("sse event");
+  // The readers of each framing and path are made on first use: an answer needs those of one framing, and a
+  // thousand answers under way each held all of them (SSE's parser alone is ten closures), about 0.8 KiB.
+  #splitterMade: JsonObjectSplitter | undefined;
+  #plainDeltasMade: PlainDeltaReader | undefined;
+  #plainSseDeltasMade: PlainDeltaReader | undefined;
+  #byteDeltasMade: ByteDeltaReader | undefined;
+  #byteSseDeltasMade: ByteDeltaReader | undefined;
+  #sseMade: EventSourceParser | undefined;
   readonly #objectTexts: string[] = [];
   /** The SSE text given to the parser so far ends on a blank line: the next event starts afresh. */
   #sseBetweenEvents = true;
   /** The SSE text read so far ends with a line feed. */
   #sseLineEnded = false;
-  readonly #sse = createParser({ onEvent: (message) => this.#readSseEvent(message) });
 
   constructor(options: AnswerStreamDecodingOptions, keepBody: boolean) {
     this.#options = options;
     this.#body = keepBody ? new BodyBytes() : undefined;
+  }
+
+  get #splitter(): JsonObjectSplitter {
+    this.#splitterMade ??= new JsonObjectSplitter();
+    return this.#splitterMade;
+  }
+
+  get #plainDeltas(): PlainDeltaReader {
+    this.#plainDeltasMade ??= new PlainDeltaReader();
+    return this.#plainDeltasMade;
+  }
+
+  get #plainSseDeltas(): PlainDeltaReader {
+    this.#plainSseDeltasMade ??= new PlainDeltaReader("sse event");
+    return this.#plainSseDeltasMade;
+  }
+
+  get #byteDeltas(): ByteDeltaReader {
+    this.#byteDeltasMade ??= new ByteDeltaReader("object");
+    return this.#byteDeltasMade;
+  }
+
+  get #byteSseDeltas(): ByteDeltaReader {
+    this.#byteSseDeltasMade ??= new ByteDeltaReader("sse event");
+    return this.#byteSseDeltasMade;
+  }
+
+  /** eventsource-parser, for the SSE events that are not a plain delta alone (the final, comments, errors). */
+  get #sse(): EventSourceParser {
+    this.#sseMade ??= createParser({ onEvent: (message) => this.#readSseEvent(message) });
+    return this.#sseMade;
   }
 
   /** The concatenated deltas so far, rebuilt by decoding the body again up to the same delta. */
