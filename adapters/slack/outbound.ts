@@ -26,12 +26,19 @@ import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
  * - `perChat`/`perGroup`: a call every 1.1 s per conversation, no burst: chat.postMessage's "one message per
  *   second per channel" with room for network jitter (posts, edits and the status share it, so an answer's edits
  *   also come about a second apart, which is what Slack suggests for edited messages anyway);
- * - `perBot`: 9 calls a second across the workspace, under chat.postMessage's workspace-wide limit;
+ * - `perOperation.send`: posts (answers, cards, alerts) 9 a second across the workspace, under chat.postMessage's
+ *   workspace-wide limit, which Slack does not put a figure on (540 a minute);
  * - `perOperation`, as Slack counts its tiers, calls in any minute, bursts included: chat.update (Tier 3) 50,
  *   chat.startStream and chat.stopStream (Tier 2) 20, chat.appendStream (Tier 4) 100. Kept as even rates (0.3 a
  *   second for Tier 2) they let two of ten answers asked at once stream, the others waiting for their whole answer
  *   in one post; as counts, about nine stream at once. A streamed or edited answer pays for its stop or final edit
- *   when it starts, so under load answers that could not be finished in time go out as one post instead.
+ *   when it starts, so under load answers that could not be finished in time go out as one post instead. An answer
+ *   in a thread that native streams have no budget left for opens as a post edited as it grows (chat.update's
+ *   budget is another).
+ * - `perBot`: Slack limits methods one by one, with no limit on an app's calls together; this cap on all of them
+ *   (20 a second) is only a guard against a runaway, above what the methods' own budgets let through together
+ *   (about 12 a second sustained). Counting every call against the posts' 9 a second, as before, made the edits and
+ *   streams of a hundred answers wait behind the posts: the last answers showed nothing for 14 s.
  * - `apart`: the "is thinking…" status (assistant.threads.setStatus) is no message: Slack limits it as a method of
  *   its own ("special", far above the per-channel post), so it spends 9 a second of its own budget and never the
  *   conversation's one post a second, which the first text needs.
@@ -39,8 +46,9 @@ import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
 export const SLACK_LIMITS: ChannelLimits = {
   perChat: { perSecond: 0.9, burst: 1 },
   perGroup: { perSecond: 0.9, burst: 1 },
-  perBot: { perSecond: 9, burst: 3 },
+  perBot: { perSecond: 20, burst: 10 },
   perOperation: {
+    send: { perSecond: 9, burst: 3 },
     edit: { max: 50, windowMs: 60_000 },
     streamStart: { max: 20, windowMs: 60_000 },
     streamStop: { max: 20, windowMs: 60_000 },

@@ -23,6 +23,12 @@ export interface CallCost {
    * bot's other updates (whose users already read something). Updates only.
    */
   opening?: boolean | undefined;
+  /**
+   * Told when the pacer skips this update because a budget of its operation (or the one it prepays) is short, as
+   * opposed to a newer update or the final taking its place: the caller may then show the text another way (an
+   * answer that cannot open a native stream opens as a posted message). Updates only.
+   */
+  onShort?: (() => void) | undefined;
 }
 
 /** A call waiting for budget, with the promise it settles. */

@@ -403,7 +403,9 @@ export class Pacer {
       if (ask.kind === "update" && (outcome.short || outcome.paused)) {
         // Not worth waiting for: its operation's budget is short, or a rate limit pauses the chat or bot.
         lane.readyAs = undefined;
-        lane.take("update")?.resolve(undefined);
+        const job = lane.take("update");
+        if (outcome.short) job?.cost.onShort?.();
+        job?.resolve(undefined);
         this.pumpLane(lane);
       } else if (outcome.queueWaitMs > 0 && outcome.queueWaitMs >= outcome.laneWaitMs) {
         back.push(ask);

@@ -296,12 +296,23 @@ export class StreamSurface implements ReplySurface {
     if (this.refused || this.resumed) return false;
     const { channel, target } = this.ctx;
     const stream = channel.stream as NonNullable<Channel["stream"]>;
+    // Opening a stream pays for the stop that will end it, so no stream starts that could not be ended soon. When
+    // those budgets are short (Slack's are 20 a minute per workspace), the answer opens as a posted message instead
+    // (chat.update's budget is another), rather than showing nothing before its whole answer.
+    let short = false;
+    const cost: CallCost = this.message
+      ? { operation: "streamAppend" }
+      : {
+          operation: "streamStart",
+          prepay: "streamStop",
+          opening: !this.opened,
+          onShort: () => {
+            short = true;
+          },
+        };
+    let shown: boolean;
     try {
-      // Opening a stream pays for the stop that will end it, so no stream starts that could not be ended soon.
-      const cost: CallCost = this.message
-        ? { operation: "streamAppend" }
-        : { operation: "streamStart", prepay: "streamStop", opening: !this.opened };
-      return await tryUpdate(this.ctx, "markdown", cost, async () => {
+      shown = await tryUpdate(this.ctx, "markdown", cost, async () => {
         const next = commonPrefix(text() ?? "", this.raw());
         if (next.trim() === "" || next.length <= this.shown.length || !next.startsWith(this.shown)) return false;
         if (this.message) {
@@ -319,6 +330,8 @@ export class StreamSurface implements ReplySurface {
       this.refused = true;
       return false;
     }
+    if (short && !this.message) throw new SurfaceUnavailable("native streams are short of budget");
+    return shown;
   }
 
   async persist(text: string, quickReplies?: string[]): Promise<void> {

@@ -34,42 +34,53 @@ afterAll(async () => {
   await Promise.all([slack?.close(), chatbot?.close()]);
 });
 
+/** Asks one question in each of `count` assistant threads at once; the threads, their acknowledgements checked. */
+async function askInThreads(count: number, prefix: string) {
+  let ts = 1767390000 + prefix.length * 1000;
+  const threads = Array.from({ length: count }, (_, i) => ({
+    channel: `D0${prefix}${i}`,
+    threadTs: `${++ts}.000100`,
+  }));
+  const acks = await Promise.all(
+    threads.map(({ channel, threadTs }) =>
+      slack.deliver(
+        `${running.url}/webhooks/slack/events`,
+        {
+          type: "event_callback",
+          team_id: "T0STREAMS",
+          event_id: `Ev${prefix}${channel}`,
+          event: {
+            type: "message",
+            channel_type: "im",
+            channel,
+            user: `U${channel}`,
+            text: `question in ${channel}`,
+            ts: `${++ts}.000200`,
+            thread_ts: threadTs,
+          },
+        },
+        { signingSecret: SIGNING_SECRET },
+      ),
+    ),
+  );
+  expect(acks.map((ack) => ack.status)).toEqual(threads.map(() => 200));
+  return threads;
+}
+
+type Thread = Awaited<ReturnType<typeof askInThreads>>[number];
+
+const answerIn = ({ channel, threadTs }: Thread) => slack.messagesIn(channel, threadTs).at(-1);
+
+/** The thread's last message is its whole answer, no longer growing. */
+const whole = (thread: Thread) => {
+  const answer = answerIn(thread);
+  return answer?.text.endsWith(`question in ${thread.channel}`) === true && !answer.streaming;
+};
+
 describe("Slack threads asked at once", () => {
   it(`streams ${THREADS} answers natively, each showing text well before its whole answer, within the tiers`, async () => {
     chatbot.answer = (question) => ({ fragments: ["Homes ", "for ", "you: ", question], pauseMs: 400 });
-    let ts = 1767390000;
-    const threads = Array.from({ length: THREADS }, (_, i) => ({
-      channel: `D0STREAM${i}`,
-      threadTs: `${++ts}.000100`,
-    }));
-    const acks = await Promise.all(
-      threads.map(({ channel, threadTs }) =>
-        slack.deliver(
-          `${running.url}/webhooks/slack/events`,
-          {
-            type: "event_callback",
-            team_id: "T0STREAMS",
-            event_id: `EvStream${channel}`,
-            event: {
-              type: "message",
-              channel_type: "im",
-              channel,
-              user: `U${channel}`,
-              text: `question in ${channel}`,
-              ts: `${++ts}.000200`,
-              thread_ts: threadTs,
-            },
-          },
-          { signingSecret: SIGNING_SECRET },
-        ),
-      ),
-    );
-    expect(acks.map((ack) => ack.status)).toEqual(threads.map(() => 200));
-    const answerIn = ({ channel, threadTs }: (typeof threads)[number]) => slack.messagesIn(channel, threadTs).at(-1);
-    const whole = (thread: (typeof threads)[number]) => {
-      const answer = answerIn(thread);
-      return answer?.text.endsWith(`question in ${thread.channel}`) === true && !answer.streaming;
-    };
+    const threads = await askInThreads(THREADS, "STREAM");
     await until(() => (threads.every(whole) ? true : undefined));
     for (const thread of threads) {
       const answer = answerIn(thread);
@@ -80,6 +91,24 @@ describe("Slack threads asked at once", () => {
       });
       // The stream opened with text (the greeting, then the first fragments) over a second before it stopped.
       expect((answer?.stoppedAt ?? 0) - (answer?.postedAt ?? 0)).toBeGreaterThan(1_000);
+    }
+    expect(slack.rateLimited()).toEqual([]);
+  });
+
+  it("opens the answers that native streams have no budget left for as posted messages, edited as they grow", async () => {
+    // Past the streams the Tier 2 budgets allow (the first test spent some of this minute's too).
+    chatbot.answer = (question) => ({ fragments: ["Homes ", "for ", "you: ", question], pauseMs: 900 });
+    const threads = await askInThreads(2 * THREADS, "MORE");
+    await until(() => (threads.every(whole) ? true : undefined));
+    const answers = threads.map(answerIn);
+    const streamed = answers.filter((answer) => answer?.stoppedAt !== undefined);
+    const edited = answers.filter((answer) => answer?.stoppedAt === undefined && (answer?.edits ?? 0) > 0);
+    expect(edited.length).toBeGreaterThan(0);
+    expect(streamed.length + edited.length).toBe(threads.length);
+    for (const answer of answers) {
+      // Text showed well before the whole answer, natively streamed or posted and then edited to the end.
+      const end = answer?.stoppedAt ?? answer?.changedAt ?? 0;
+      expect(end - (answer?.postedAt ?? 0)).toBeGreaterThan(1_000);
     }
     expect(slack.rateLimited()).toEqual([]);
   });

@@ -59,6 +59,26 @@ describe("Pacer with per-operation budgets", () => {
     expect(ran).toEqual(["a"]);
   });
 
+  it("tells an update skipped for its operation's budget so, and not one that a newer update replaced", async () => {
+    const pacer = new Pacer(source, EXACT);
+    const told: string[] = [];
+    const edit = (name: string, stream: object) =>
+      pacer.schedule(target(5), "update", async () => name, stream, {
+        operation: "edit",
+        onShort: () => told.push(name),
+      });
+    const answer = {};
+    // Offered together for one answer: the second replaces the first before it goes, which is no shortage.
+    const replaced = edit("replaced", answer);
+    const newer = edit("newer", answer);
+    expect(await drive(replaced)).toBeUndefined();
+    expect(await drive(newer)).toBe("newer");
+    expect(told).toEqual([]);
+    // One token is left and kept for finals: the next update is skipped as short, and told.
+    expect(await drive(edit("short", {}))).toBeUndefined();
+    expect(told).toEqual(["short"]);
+  });
+
   it("lets a prepaid final through without its own token, and a prepaying update only when both can be paid", async () => {
     const pacer = new Pacer(source, EXACT);
     const ran: string[] = [];
