@@ -10,7 +10,8 @@ import type { InboundMessage, ReplyTarget } from "./inbound.js";
 import type { Job } from "./job-ledger.js";
 import { isLimitRefusal, limitRefusalText } from "./limit-refusal.js";
 import { LinkedAbort } from "./linked-abort.js";
-import { listingLinkIn } from "./listings/listing-links.js";
+import type { ListingCard } from "./listings/listing-card.js";
+import { linkAsMessage, listingLinkIn } from "./listings/listing-links.js";
 import { listingReferences } from "./listings/listing-references.js";
 import { cardAsText, cardLabelsOf, cardQuestions, lookUpCards, tapsViewing } from "./listings/listing-steps.js";
 import { recordListingVisit, viewingQuestion } from "./listings/listing-visit.js";
@@ -99,9 +100,18 @@ export class AnswerJob {
         handoffIntent(text, config.handoff.keywords) !== undefined;
       // A first message that starts a flow or opens a listing gets the greeting first, on its own.
       const greet = () => this.#sendOnce("greeting", attached, last.target, bot.greeter.greeting());
-      if (!(await this.#paused()) && (await this.#viewing(attached, bot, leaves, firstContact ? greet : undefined)))
-        return;
+      const paused = await this.#paused(visited !== undefined);
+      if (!paused && (await this.#viewing(attached, bot, leaves, firstContact ? greet : undefined))) return;
       if (visited !== undefined) {
+        // While a person has the conversation, the link is a message for them, naming the listing (the visit counts).
+        const named = this.#batch.map((message) => {
+          const mlsNumber = listingLinkIn(message.text);
+          return mlsNumber === undefined ? message : { ...message, text: linkAsMessage(message.text, mlsNumber) };
+        });
+        if (paused && (await this.#handoff(attached, bot, linkAsMessage(text, visited), undefined, named))) {
+          await this.#visit(bot, visited);
+          return;
+        }
         if (firstContact) await greet();
         await this.#listingVisit(attached, bot, visited);
         return;
@@ -178,12 +188,16 @@ export class AnswerJob {
     }
   }
 
-  /** The handoff desk's part; true when the messages were handled and are not to be asked. */
+  /**
+   * The handoff desk's part; true when the messages were handled and are not to be asked. `batch`: the messages as
+   * the desk passes them on (the job's own by default).
+   */
   async #handoff(
     attached: Attached,
     bot: BotState,
     text: string,
     before: (() => Promise<void>) | undefined,
+    batch: InboundMessage[] = this.#batch,
   ): Promise<boolean> {
     const { ledger, conversation } = this.#job;
     const done = ledger.step<boolean>("handoff");
@@ -194,7 +208,7 @@ export class AnswerJob {
       await before?.();
       await this.#sendOnce(`handoff-send:${sends++}`, attached, this.#last.target, reply);
     };
-    const handled = await this.#parts.handoff.handle(conversation, this.#batch, text, this.#handoffBot(bot), send);
+    const handled = await this.#parts.handoff.handle(conversation, batch, text, this.#handoffBot(bot), send);
     // A message the desk left alone changed nothing there: redone after a crash, it is left alone again.
     if (handled) await ledger.record("handoff", handled);
     else ledger.note("handoff", handled);
@@ -252,12 +266,12 @@ export class AnswerJob {
   }
 
   /**
-   * Whether a person has the conversation when the batch taps "Book a viewing": the bot is paused, so the tap is a
-   * message for that person (the handoff desk forwards it, naming the listing), not the bot's flow. Recorded, so a
-   * resumed job decides the same way.
+   * Whether a person has the conversation when the batch taps "Book a viewing" or opens a listing's link: the bot is
+   * paused, so the tap or link is a message for that person (the handoff desk forwards it, naming the listing), not
+   * the bot's flow or card. Recorded, so a resumed job decides the same way.
    */
-  async #paused(): Promise<boolean> {
-    if (!tapsViewing(this.#batch)) return false;
+  async #paused(opensListing: boolean): Promise<boolean> {
+    if (!opensListing && !tapsViewing(this.#batch)) return false;
     const { conversation } = this.#job;
     return this.#once("paused", async () => (await this.#parts.handoff.desk.active(conversation)) !== undefined);
   }
@@ -268,16 +282,8 @@ export class AnswerJob {
    * the lookup. A listing that is gone gets the greeting.
    */
   async #listingVisit(attached: Attached, bot: BotState, mlsNumber: string): Promise<void> {
-    const { metrics, log } = this.#parts;
-    const { conversation, fence } = this.#job;
     const target = this.#last.target;
-    const channel = attached.channel.name;
-    const cards = await this.#once("visit", async () => {
-      const found = await lookUpCards(bot, [{ kind: "mls", mlsNumber }], 1);
-      const visited = found[0]?.mlsNumber ?? mlsNumber;
-      await recordListingVisit({ bot, conversation, channel, mlsNumber: visited, fence }, metrics, log);
-      return found;
-    });
+    const cards = await this.#visit(bot, mlsNumber);
     const card = cards[0];
     if (!card) {
       await this.#sendOnce("greeting", attached, target, bot.greeter.greeting());
@@ -296,6 +302,18 @@ export class AnswerJob {
     else await this.#sendOnce("visit-card", attached, target, { text: cardAsText(card), format: "plain" });
     const question = viewingQuestion((await bot.settings.read().catch(() => undefined))?.AIResponseLanguage);
     await this.#sendOnce("visit-question", attached, target, { text: question, format: "plain" });
+  }
+  /** The visit of listing `mlsNumber`'s link, counted once with its lookup: the listing's card, when it still exists. */
+  #visit(bot: BotState, mlsNumber: string): Promise<ListingCard[]> {
+    const { metrics, log } = this.#parts;
+    const { conversation, fence } = this.#job;
+    const channel = this.#last.channel;
+    return this.#once("visit", async () => {
+      const found = await lookUpCards(bot, [{ kind: "mls", mlsNumber }], 1);
+      const visited = found[0]?.mlsNumber ?? mlsNumber;
+      await recordListingVisit({ bot, conversation, channel, mlsNumber: visited, fence }, metrics, log);
+      return found;
+    });
   }
 
   /** The questions to ask: the text, or what the files became (downloaded, converted and uploaded once). */

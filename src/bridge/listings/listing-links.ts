@@ -39,3 +39,16 @@ export function listingLinkIn(text: string): string | undefined {
   const code = CODE_AT_END.exec(text.trim())?.[1];
   return code === undefined ? undefined : mlsOfCode(code);
 }
+
+/**
+ * A message that opened listing `mlsNumber`'s link, as a person reads it: the code named as the listing ("Opened the
+ * link of MLS TX-1001" for a bare code or Telegram's `/start <code>`, else the sentence with the code replaced).
+ */
+export function linkAsMessage(text: string, mlsNumber: string): string {
+  const named = `MLS ${mlsNumber}`;
+  const rest = text
+    .trim()
+    .replace(/^\/start(?:@\w+)?\s*/i, "")
+    .replace(CODE_AT_END, (match) => match.replace(/lx?-[A-Za-z0-9_-]+/, named));
+  return rest === named || rest === `${named}.` ? `Opened the link of ${named}` : rest;
+}

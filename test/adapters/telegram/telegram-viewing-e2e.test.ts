@@ -290,4 +290,27 @@ describe("Book a viewing over Telegram (emulator → bridge → SMTP sink)", () 
     expect(followUp?.text).toContain("Book a viewing of MLS TX-1001");
     expect(smtp.received.slice(mails).some((mail) => mail.subject.startsWith("Viewing request"))).toBe(false);
   });
+
+  it("during a handoff, forwards a listing's link to the person, naming the listing, and sends no card", async () => {
+    const chatId = ++nextChat;
+    await send(message(chatId, "hello"));
+    await settled(chatId, 2);
+    const mails = smtp.received.length;
+    await send(message(chatId, "/human"));
+    await settled(chatId, 3);
+    expect((await mailsSince(mails, 1))[0]?.subject).toMatch(/^Talk to a human/);
+
+    const asked = chatbot.asks.length;
+    await send(message(chatId, "/start l-TX-1001"));
+    await quiet(1000);
+    // The bot is paused: no card, no viewing question, nothing asked of the chatbot.
+    expect(telegram.messagesIn(chatId)).toHaveLength(3);
+    expect(chatbot.asks.length).toBe(asked);
+
+    await send(message(chatId, "/bot"));
+    await settled(chatId, 4);
+    const [followUp] = await mailsSince(mails + 1, 1);
+    expect(followUp?.subject).toMatch(/^Re: Talk to a human/);
+    expect(followUp?.text).toContain("Opened the link of MLS TX-1001");
+  });
 });

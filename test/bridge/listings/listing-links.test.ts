@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listingCode, listingLinkIn, mlsOfCode } from "../../../src/bridge/listings/listing-links.js";
+import { linkAsMessage, listingCode, listingLinkIn, mlsOfCode } from "../../../src/bridge/listings/listing-links.js";
 
 describe("listing link codes", () => {
   it("names an MLS number of start-payload characters as it is, any other encoded, within 64 characters", () => {
@@ -33,5 +33,16 @@ describe("listing link codes", () => {
     expect(listingLinkIn("/start")).toBeUndefined();
     expect(listingLinkIn("my-l-TX-1001")).toBeUndefined();
     expect(listingLinkIn("homes in austin")).toBeUndefined();
+  });
+
+  it("names the listing a link opened, for a person to read", () => {
+    expect(linkAsMessage("/start l-TX-1001", "TX-1001")).toBe("Opened the link of MLS TX-1001");
+    expect(linkAsMessage("/start@homes_bot l-TX-1001", "TX-1001")).toBe("Opened the link of MLS TX-1001");
+    expect(linkAsMessage(" l-TX-1001 ", "TX-1001")).toBe("Opened the link of MLS TX-1001");
+    expect(linkAsMessage("Hi! I'm interested in listing l-TX-1001.", "TX-1001")).toBe(
+      "Hi! I'm interested in listing MLS TX-1001.",
+    );
+    const code = `lx-${Buffer.from("TX 1001/B").toString("base64url")}`;
+    expect(linkAsMessage(code, "TX 1001/B")).toBe("Opened the link of MLS TX 1001/B");
   });
 });
