@@ -105,6 +105,7 @@ export class WhatsAppChannel implements Channel {
     this.botId = options.botId ?? "default";
     const template = options.alertTemplate;
     this.alertTemplate = template && {
+      language: template.language,
       send: (target, parameters) => this.#message(target, templateMessage(template, parameters)),
     };
   }

@@ -28,6 +28,7 @@ import { ListingCards } from "./listings/listing-cards.js";
 import { MediaPipeline } from "./media/media-pipeline.js";
 import type { BridgeMetrics } from "./metrics.js";
 import { nextBatch } from "./next-batch.js";
+import { phraseLanguage } from "./phrase-language.js";
 import { Pacer } from "./reply/pacer.js";
 import { SessionDirectory } from "./sessions.js";
 import type { BridgeStore } from "./store/bridge-store.js";
@@ -145,6 +146,7 @@ export class Bridge {
       }),
       alerts: new AlertDesk(this.#searches, {
         cities: async (botId) => (await this.#bots.get(botId)?.listings.cities()) ?? [],
+        language: async (botId) => phraseLanguage((await this.#bots.get(botId)?.settings.read())?.AIResponseLanguage),
       }),
       windows: new FreeFormWindows(keyv, deps.log),
       attached: (name, botId) => this.#channels.get(`${name}:${botId}`),

@@ -207,6 +207,8 @@ export interface CardSurface {
  * docs/channels.md); the channel makes them fit the platform's rules for template parameters.
  */
 export interface AlertTemplate {
+  /** The language the template was approved in, as the platform names it (en_US, es_MX…): its variables' language. */
+  readonly language: string;
   /** Sends the template to `target` with `parameters` as its body's variables {{1}}, {{2}}…, in order. */
   send(target: ReplyTarget, parameters: readonly string[]): Promise<SentMessage>;
 }

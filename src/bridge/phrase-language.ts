@@ -8,9 +8,10 @@ export type PhraseLanguage = "en" | "es";
 
 /**
  * The phrase language of an AIResponseLanguage, a full language name in any language and case ("Spanish",
- * "Español", "spanish (Mexico)") or a code ("es", "es-MX"); English for anything else, unset included.
+ * "Español", "spanish (Mexico)") or a code ("es", "es-MX", es_MX as WhatsApp names templates' languages); English for
+ * anything else, unset included.
  */
 export function phraseLanguage(language: string | undefined): PhraseLanguage {
   const name = (language ?? "").normalize("NFD").replace(/\p{M}/gu, "").trim().toLowerCase();
-  return /^(?:spanish|espanol|castellano|es)\b/.test(name) ? "es" : "en";
+  return /^(?:spanish|espanol|castellano|es)(?:\b|_)/.test(name) ? "es" : "en";
 }

@@ -24,20 +24,54 @@ export interface AlertDeskOptions {
    * "Austin"); empty when they cannot be read. Asked only for a sentence that asks for an alert.
    */
   cities?: ((botId: string) => Promise<readonly string[]>) | undefined;
+  /**
+   * The language bot `botId` speaks (its chatbot's AIResponseLanguage), for the guided flow and the commands'
+   * replies; English when not given or unreadable. A sentence is answered in its own language.
+   */
+  language?: ((botId: string) => Promise<RequestLanguage>) | undefined;
   now?: (() => number) | undefined;
 }
 
 const plain = (text: string, quickReplies?: string[]): OutgoingText => ({ text, format: "plain", quickReplies });
 
-/** The replies a sentence may get, in its language; the guided flow and the commands speak English. */
-const SAID: Record<RequestLanguage, { saved(index: number, search: string): string; full: string }> = {
+/** What the desk says: to a sentence in the sentence's language, to the flow and the commands in the bot's. */
+interface Said {
+  saved(index: number, search: string): string;
+  full: string;
+  flowStart: string;
+  notSaved: string;
+  noSuch(index: number): string;
+  removed(index: number, search: string): string;
+  stopped: string;
+  none: string;
+  noneYet: string;
+  list(lines: string): string;
+}
+
+const SAID: Record<RequestLanguage, Said> = {
   en: {
     saved: (index, search) => `Saved alert ${index}: ${search}. /alerts lists your alerts, /stop ends them.`,
     full: `You have ${MAX_SEARCHES} alerts, the most there can be. /alerts lists them to remove one.`,
+    flowStart: "Let's set up an alert for new homes.",
+    notSaved: "Alert not saved.",
+    noSuch: (index) => `There is no alert ${index}. /alerts lists yours.`,
+    removed: (index, search) => `Removed alert ${index}: ${search}.`,
+    stopped: "All your alerts are stopped. /alert sets up a new one.",
+    none: "You have no alerts.",
+    noneYet: "You have no alerts. /alert sets one up.",
+    list: (lines) => `Your alerts:\n${lines}\n\nRemove one with /alerts remove <number>; /stop ends them all.`,
   },
   es: {
     saved: (index, search) => `Alerta ${index} guardada: ${search}. /alerts muestra tus alertas, /stop las termina.`,
     full: `Ya tienes ${MAX_SEARCHES} alertas, el máximo. /alerts las muestra para quitar una.`,
+    flowStart: "Creemos una alerta de casas nuevas.",
+    notSaved: "Alerta no guardada.",
+    noSuch: (index) => `No hay alerta ${index}. /alerts muestra las tuyas.`,
+    removed: (index, search) => `Alerta ${index} eliminada: ${search}.`,
+    stopped: "Todas tus alertas están detenidas. /alert crea una nueva.",
+    none: "No tienes alertas.",
+    noneYet: "No tienes alertas. /alert crea una.",
+    list: (lines) => `Tus alertas:\n${lines}\n\nQuita una con /alerts remove <número>; /stop las termina todas.`,
   },
 };
 
@@ -53,6 +87,7 @@ const SAID: Record<RequestLanguage, { saved(index: number, search: string): stri
  */
 export class AlertDesk {
   readonly #cities: (botId: string) => Promise<readonly string[]>;
+  readonly #language: (botId: string) => Promise<RequestLanguage>;
   readonly #now: () => number;
 
   constructor(
@@ -60,6 +95,7 @@ export class AlertDesk {
     options: AlertDeskOptions = {},
   ) {
     this.#cities = options.cities ?? (async () => []);
+    this.#language = options.language ?? (async () => "en");
     this.#now = options.now ?? Date.now;
   }
 
@@ -87,24 +123,27 @@ export class AlertDesk {
       return reply;
     };
     if (sentence) return this.#sentence(alerts, sentence.criteria, sentence.language, save);
+    // A flow under way speaks the language it started in.
+    const language = alerts.flow?.language ?? (await this.#language(origin.botId).catch(() => "en" as const));
     if (!command) return this.#answer(alerts, text, save);
+    const said = SAID[language];
     switch (command.kind) {
       case "alert":
-        return this.#startFlow(alerts, {}, save);
+        return this.#startFlow(alerts, {}, language, save);
       case "list":
-        return this.#list(alerts);
+        return this.#list(alerts, language);
       case "remove": {
         const removed = alerts.searches[command.index - 1];
-        if (!removed) return plain(`There is no alert ${command.index}. /alerts lists yours.`);
+        if (!removed) return plain(said.noSuch(command.index));
         alerts.searches.splice(command.index - 1, 1);
-        return save(plain(`Removed alert ${command.index}: ${describeCriteria(removed.criteria)}.`));
+        return save(plain(said.removed(command.index, describeCriteria(removed.criteria, language))));
       }
       case "stop": {
         const had = alerts.searches.length > 0 || alerts.flow !== undefined;
         alerts.searches = [];
         alerts.flow = undefined;
         alerts.pending = undefined;
-        return save(plain(had ? "All your alerts are stopped. /alert sets up a new one." : "You have no alerts."));
+        return save(plain(had ? said.stopped : said.none));
       }
     }
   }
@@ -123,7 +162,9 @@ export class AlertDesk {
     save: (reply: OutgoingText) => Promise<OutgoingText>,
   ): Promise<OutgoingText> {
     const { propertyType, ...rest } = criteria;
-    if (Object.keys(rest).length === 0) return this.#startFlow(alerts, propertyType ? { propertyType } : {}, save);
+    if (Object.keys(rest).length === 0) {
+      return this.#startFlow(alerts, propertyType ? { propertyType } : {}, language, save);
+    }
     if (alerts.searches.length >= MAX_SEARCHES) return Promise.resolve(plain(SAID[language].full));
     alerts.flow = undefined;
     alerts.searches.push({ criteria, savedAt: this.#now() });
@@ -133,12 +174,13 @@ export class AlertDesk {
   async #startFlow(
     alerts: ConversationAlerts,
     known: SearchCriteria,
+    language: RequestLanguage,
     save: (reply: OutgoingText) => Promise<OutgoingText>,
   ): Promise<OutgoingText> {
-    if (alerts.searches.length >= MAX_SEARCHES) return plain(SAID.en.full);
-    alerts.flow = startFlow(known);
-    const question = questionOf(alerts.flow.step);
-    return save(plain(`Let's set up an alert for new homes. ${question.text}`, question.quickReplies));
+    if (alerts.searches.length >= MAX_SEARCHES) return plain(SAID[language].full);
+    alerts.flow = startFlow(known, language);
+    const question = questionOf(alerts.flow.step, language);
+    return save(plain(`${SAID[language].flowStart} ${question.text}`, question.quickReplies));
   }
 
   async #answer(
@@ -148,32 +190,32 @@ export class AlertDesk {
   ): Promise<OutgoingText> {
     const flow = alerts.flow;
     if (!flow) throw new Error("no flow under way");
-    if (/^\/?cancel$/i.test(text.trim())) {
+    const language = flow.language ?? "en";
+    if (/^\/?(?:cancel|cancelar)$/i.test(text.trim())) {
       alerts.flow = undefined;
-      return save(plain("Alert not saved."));
+      return save(plain(SAID[language].notSaved));
     }
     const outcome = answerFlow(flow, text);
     if (outcome.kind === "invalid") {
-      const question = questionOf(flow.step);
+      const question = questionOf(flow.step, language);
       return plain(`${outcome.hint} ${question.text}`, question.quickReplies);
     }
     if (outcome.kind === "next") {
       alerts.flow = outcome.state;
-      const question = questionOf(outcome.state.step);
+      const question = questionOf(outcome.state.step, language);
       return save(plain(question.text, question.quickReplies));
     }
     alerts.flow = undefined;
     alerts.searches.push({ criteria: outcome.criteria, savedAt: this.#now() });
-    return save(plain(SAID.en.saved(alerts.searches.length, describeCriteria(outcome.criteria))));
+    return save(plain(SAID[language].saved(alerts.searches.length, describeCriteria(outcome.criteria, language))));
   }
 
-  #list(alerts: ConversationAlerts): OutgoingText {
-    if (alerts.searches.length === 0) return plain("You have no alerts. /alert sets one up.");
-    const lines = alerts.searches.map((search, index) => `${index + 1}. ${describeCriteria(search.criteria)}`);
-    const removals = alerts.searches.map((_search, index) => `/alerts remove ${index + 1}`);
-    return plain(
-      `Your alerts:\n${lines.join("\n")}\n\nRemove one with /alerts remove <number>; /stop ends them all.`,
-      removals,
+  #list(alerts: ConversationAlerts, language: RequestLanguage): OutgoingText {
+    if (alerts.searches.length === 0) return plain(SAID[language].noneYet);
+    const lines = alerts.searches.map(
+      (search, index) => `${index + 1}. ${describeCriteria(search.criteria, language)}`,
     );
+    const removals = alerts.searches.map((_search, index) => `/alerts remove ${index + 1}`);
+    return plain(SAID[language].list(lines.join("\n")), removals);
   }
 }

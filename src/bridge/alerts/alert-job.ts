@@ -1,7 +1,9 @@
 import { type Attached, type BridgeParts, sendFinal } from "../bridge-parts.js";
 import { ChannelError } from "../channel.js";
 import type { Job } from "../job-ledger.js";
+import { cardLabels } from "../listings/card-actions.js";
 import { sendCardsOnce } from "../listings/send-cards.js";
+import { type PhraseLanguage, phraseLanguage } from "../phrase-language.js";
 import type { WorkPayload } from "../work-payload.js";
 import { alertsDueAt } from "./alert-schedule.js";
 import { alertTemplateParameters, alertText, MAX_ALERT_LINES } from "./alert-text.js";
@@ -85,9 +87,11 @@ export class AlertJob {
   async #message(attached: Attached, batch: AlertBatch): Promise<AlertOutcome> {
     const { parts, job, payload } = this;
     const { ledger, fence } = job;
+    const language = await this.#language();
     if (!ledger.has("alert-text")) {
       try {
-        await sendFinal(parts, attached, payload.target, { text: alertText(batch.alerts), format: "plain" }, fence);
+        const text = alertText(batch.alerts, language);
+        await sendFinal(parts, attached, payload.target, { text, format: "plain" }, fence);
       } catch (error) {
         if (fence.aborted) throw error;
         if (error instanceof ChannelError && error.outsideWindow) {
@@ -102,10 +106,25 @@ export class AlertJob {
       }
       await ledger.record("alert-text", true);
     }
-    await sendCardsOnce(parts, attached, payload.target, job, "alert-cards", async () =>
-      batch.alerts.slice(0, MAX_ALERT_LINES).map((alert) => alert.card),
+    await sendCardsOnce(
+      parts,
+      attached,
+      payload.target,
+      job,
+      "alert-cards",
+      async () => batch.alerts.slice(0, MAX_ALERT_LINES).map((alert) => alert.card),
+      cardLabels(language),
     );
     return "sent";
+  }
+
+  /** The language of the bot's own words here: its chatbot's AIResponseLanguage (English when unreadable). */
+  async #language(): Promise<PhraseLanguage> {
+    const settings = await this.parts
+      .bot(this.payload.botId)
+      ?.settings.read()
+      .catch(() => undefined);
+    return phraseLanguage(settings?.AIResponseLanguage);
   }
 
   /** The channel's approved template naming the batch (see {@link alertTemplateParameters}), sent once. */
@@ -122,7 +141,11 @@ export class AlertJob {
         "final",
         () => {
           fence.throwIfAborted();
-          return template.send(payload.target, alertTemplateParameters(batch.alerts));
+          // The variables fill a text approved in one language: theirs is the template's.
+          return template.send(
+            payload.target,
+            alertTemplateParameters(batch.alerts, phraseLanguage(template.language)),
+          );
         },
         undefined,
         { operation: "send" },

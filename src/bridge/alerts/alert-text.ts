@@ -1,22 +1,53 @@
+import type { RequestLanguage } from "../../real-estate/alert-request.js";
 import type { ListingCard } from "../listings/listing-card.js";
 import type { PendingAlert } from "./saved-searches.js";
 
-const HEADINGS: Record<PendingAlert["kind"], string> = {
-  new: "New",
-  "price-drop": "Price drop",
-  "now-active": "Now on the market",
-};
+/** An alert message's words, in the bot's language (its chatbot's AIResponseLanguage). */
+interface Words {
+  /** What happened to a listing, before its line. */
+  headings: Record<PendingAlert["kind"], string>;
+  /** What happened, when a template names one alert in a few words. */
+  oneAlert: Record<PendingAlert["kind"], string>;
+  beds(count: number): string;
+  heading(count: number): string;
+  more(count: number): string;
+  footer: string;
+  /** A template's first variable when it names several alerts. */
+  several(count: number): string;
+}
 
-/** What happened, when a template names one alert in a few words. */
-const ONE_ALERT: Record<PendingAlert["kind"], string> = {
-  new: "A new home matches your alert",
-  "price-drop": "A home on your alert dropped its price",
-  "now-active": "A home on your alert is now on the market",
+const WORDS: Record<RequestLanguage, Words> = {
+  en: {
+    headings: { new: "New", "price-drop": "Price drop", "now-active": "Now on the market" },
+    oneAlert: {
+      new: "A new home matches your alert",
+      "price-drop": "A home on your alert dropped its price",
+      "now-active": "A home on your alert is now on the market",
+    },
+    beds: (count) => `${count} beds`,
+    heading: (count) => (count === 1 ? "A home for your alerts:" : `${count} homes for your alerts:`),
+    more: (count) => `…and ${count} more.`,
+    footer: "/alerts lists your alerts, /stop ends them.",
+    several: (count) => `${count} homes match your alerts`,
+  },
+  es: {
+    headings: { new: "Nueva", "price-drop": "Bajó de precio", "now-active": "Ya en el mercado" },
+    oneAlert: {
+      new: "Una casa nueva coincide con tu alerta",
+      "price-drop": "Una casa de tu alerta bajó de precio",
+      "now-active": "Una casa de tu alerta ya está en el mercado",
+    },
+    beds: (count) => `${count} habitaciones`,
+    heading: (count) => (count === 1 ? "Una casa para tus alertas:" : `${count} casas para tus alertas:`),
+    more: (count) => `…y ${count} más.`,
+    footer: "/alerts muestra tus alertas, /stop las termina.",
+    several: (count) => `${count} casas coinciden con tus alertas`,
+  },
 };
 
 /** A listing's facts in one line: "$450,000 · 3 beds · 12 Oak St, Austin, TX 78701". */
-function facts(card: ListingCard): string {
-  const beds = card.beds !== undefined ? `${card.beds} beds` : undefined;
+function facts(card: ListingCard, words: Words): string {
+  const beds = card.beds !== undefined ? words.beds(card.beds) : undefined;
   return [card.price, beds, card.address].filter(Boolean).join(" · ");
 }
 
@@ -25,24 +56,26 @@ function facts(card: ListingCard): string {
  * no page — whereby the user can ask about it, and the web chat, which finds a message's cards in its text, shows its
  * card.
  */
-function line(card: ListingCard): string {
+function line(card: ListingCard, words: Words): string {
   const named = card.url || (/^MLS/i.test(card.mlsNumber) ? card.mlsNumber : `MLS ${card.mlsNumber}`);
-  return [facts(card), named].filter(Boolean).join(" ");
+  return [facts(card, words), named].filter(Boolean).join(" ");
 }
 
 /** Listings one alert message names at most, so that it stays within every platform's length. */
 export const MAX_ALERT_LINES = 10;
 
 /**
- * The text of one alert message: the listings it is about (the first {@link MAX_ALERT_LINES}, then how many more),
- * with what happened to each, and how to stop them.
+ * The text of one alert message, in `language`: the listings it is about (the first {@link MAX_ALERT_LINES}, then how
+ * many more), with what happened to each, and how to stop them.
  */
-export function alertText(alerts: readonly PendingAlert[]): string {
-  const lines = alerts.slice(0, MAX_ALERT_LINES).map((alert) => `• ${HEADINGS[alert.kind]}: ${line(alert.card)}`);
+export function alertText(alerts: readonly PendingAlert[], language: RequestLanguage = "en"): string {
+  const words = WORDS[language];
+  const lines = alerts
+    .slice(0, MAX_ALERT_LINES)
+    .map((alert) => `• ${words.headings[alert.kind]}: ${line(alert.card, words)}`);
   const more = alerts.length - MAX_ALERT_LINES;
-  if (more > 0) lines.push(`…and ${more} more.`);
-  const heading = alerts.length === 1 ? "A home for your alerts:" : `${alerts.length} homes for your alerts:`;
-  return `${heading}\n${lines.join("\n")}\n\n/alerts lists your alerts, /stop ends them.`;
+  if (more > 0) lines.push(words.more(more));
+  return `${words.heading(alerts.length)}\n${lines.join("\n")}\n\n${words.footer}`;
 }
 
 /**
@@ -52,9 +85,13 @@ export function alertText(alerts: readonly PendingAlert[]): string {
  * variable may not be empty). One line each: a template is one fixed text, so the list of a normal alert message
  * cannot go, only its first listing and how many there are.
  */
-export function alertTemplateParameters(alerts: readonly PendingAlert[]): [string, string, string] {
+export function alertTemplateParameters(
+  alerts: readonly PendingAlert[],
+  language: RequestLanguage = "en",
+): [string, string, string] {
+  const words = WORDS[language];
   const [first] = alerts;
   if (!first) throw new Error("an alert template names at least one alert");
-  const happened = alerts.length === 1 ? ONE_ALERT[first.kind] : `${alerts.length} homes match your alerts`;
-  return [happened, facts(first.card) || first.card.mlsNumber, first.card.url || "-"];
+  const happened = alerts.length === 1 ? words.oneAlert[first.kind] : words.several(alerts.length);
+  return [happened, facts(first.card, words) || first.card.mlsNumber, first.card.url || "-"];
 }

@@ -91,4 +91,18 @@ describe("a Spanish-speaking chatbot over Telegram", () => {
     expect(buttons(card).map((button) => button.text)).toEqual(["Detalles", "Casas similares", "Reservar visita"]);
     expect(question?.text).toBe("¿Te gustaría reservar una visita?");
   });
+
+  it("guides an alert's set-up in Spanish, with Spanish buttons", async () => {
+    const chatId = 81_003;
+    await send(message(chatId, "hola"));
+    await settled(chatId, 2);
+    await send(message(chatId, "/alert"));
+    const messages = await settled(chatId, 3);
+    expect(messages[2]?.text).toBe('Creemos una alerta de casas nuevas. ¿En qué ciudad? (o "cualquiera")');
+    await send(message(chatId, "Austin"));
+    const [, , , question] = await settled(chatId, 4);
+    expect(question?.text).toBe('¿En venta o en alquiler? (o "cualquiera")');
+    const keyboard = (question?.replyMarkup as { keyboard?: { text: string }[][] } | undefined)?.keyboard ?? [];
+    expect(keyboard.flat().map((button) => button.text)).toEqual(["En venta", "En alquiler", "Cualquiera"]);
+  });
 });

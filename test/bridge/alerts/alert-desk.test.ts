@@ -4,7 +4,7 @@ import { AlertDesk, MAX_SEARCHES } from "../../../src/bridge/alerts/alert-desk.j
 import { SavedSearches } from "../../../src/bridge/alerts/saved-searches.js";
 import { MemorySets } from "../../../src/bridge/store/memory-leases.js";
 
-function desk() {
+function desk(language: "en" | "es" = "en") {
   const sets = new MemorySets(() => undefined);
   const searches = new SavedSearches(new Keyv(), sets);
   const lookups: string[] = [];
@@ -12,7 +12,7 @@ function desk() {
     lookups.push(botId);
     return ["Austin", "San Antonio"];
   };
-  const alerts = new AlertDesk(searches, { cities, now: () => 1_000 });
+  const alerts = new AlertDesk(searches, { cities, language: async () => language, now: () => 1_000 });
   const origin = { channel: "telegram", botId: "bot", target: { chatId: "7", isGroup: false } };
   let event = 0;
   // Each message is a new event, as the platforms send them.
@@ -155,5 +155,63 @@ describe("alert desk", () => {
     const stopped = await alerts.handle("c1", origin, "/stop", "stop-event");
     expect(stopped?.text).toBe("All your alerts are stopped. /alert sets up a new one.");
     expect(await alerts.handle("c1", origin, "/stop", "stop-event")).toEqual(stopped);
+  });
+
+  it("speaks the bot's language in the guided flow and the commands: Spanish answers, buttons and prices", async () => {
+    const { say, alerts, origin, searches } = desk("es");
+    expect(await say("/alerts")).toBe("No tienes alertas. /alert crea una.");
+    const start = await alerts.handle("c1", origin, "/alert", "start-event");
+    expect(start).toMatchObject({
+      text: 'Creemos una alerta de casas nuevas. ¿En qué ciudad? (o "cualquiera")',
+      quickReplies: ["Cualquiera"],
+    });
+    expect(await say("Austin")).toBe('¿En venta o en alquiler? (o "cualquiera")');
+    expect(await say("quizás")).toBe(
+      'Responde "en venta", "en alquiler" o "cualquiera", por favor. ¿En venta o en alquiler? (o "cualquiera")',
+    );
+    expect(await say("En venta")).toContain("¿Cuántas habitaciones como mínimo?");
+    expect(await say("Cualquiera")).toContain("¿Precio máximo?");
+    expect(await say("600 mil")).toBe(
+      "Alerta 1 guardada: viviendas en venta en Austin hasta $600,000. /alerts muestra tus alertas, /stop las termina.",
+    );
+    expect((await searches.read("c1"))?.searches[0]?.criteria).toEqual({
+      city: "Austin",
+      saleType: "for_sale",
+      maxPrice: 600_000,
+    });
+    for (const answer of ["/alert", "cualquiera", "en renta", "2", "1.5 millones"]) await say(answer);
+    expect((await searches.read("c1"))?.searches[1]?.criteria).toEqual({
+      saleType: "for_rent",
+      minBeds: 2,
+      maxPrice: 1_500_000,
+    });
+    expect(await say("/alerts")).toBe(
+      "Tus alertas:\n1. viviendas en venta en Austin hasta $600,000\n2. viviendas de 2+ habitaciones en alquiler hasta " +
+        "$1,500,000\n\nQuita una con /alerts remove <número>; /stop las termina todas.",
+    );
+    expect(await say("/alerts remove 9")).toBe("No hay alerta 9. /alerts muestra las tuyas.");
+    expect(await say("/alerts remove 2")).toBe(
+      "Alerta 2 eliminada: viviendas de 2+ habitaciones en alquiler hasta $1,500,000.",
+    );
+    await say("/alert");
+    expect(await say("cancelar")).toBe("Alerta no guardada.");
+    expect(await say("/stop")).toBe("Todas tus alertas están detenidas. /alert crea una nueva.");
+    expect(await say("/stop")).toBe("No tienes alertas.");
+  });
+
+  it("keeps a flow in the language it started in, and answers a sentence in the sentence's", async () => {
+    let language: "en" | "es" = "es";
+    const sets = new MemorySets(() => undefined);
+    const searches = new SavedSearches(new Keyv(), sets);
+    const alerts = new AlertDesk(searches, { language: async () => language, now: () => 1_000 });
+    const origin = { channel: "telegram", botId: "bot", target: { chatId: "7", isGroup: false } };
+    let event = 0;
+    const say = async (text: string) => (await alerts.handle("c2", origin, text, `e${++event}`))?.text;
+    expect(await say("/alert")).toContain("¿En qué ciudad?");
+    // The chatbot's language changed meanwhile: the flow under way goes on as it began.
+    language = "en";
+    expect(await say("Austin")).toBe('¿En venta o en alquiler? (o "cualquiera")');
+    await say("/stop");
+    expect(await say("notify me about new homes in Austin under 500k")).toMatch(/^Saved alert 1: /);
   });
 });

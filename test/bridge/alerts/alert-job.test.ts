@@ -115,6 +115,12 @@ describe("alert job", () => {
     expect(counted).toEqual([["template", 1]]);
   });
 
+  it("fills a template approved in Spanish with Spanish words", async () => {
+    const fake = channel({ capabilities: windowed, alertTemplate: "es_MX" });
+    await setUp(fake, NOON - DAY + 4 * MINUTE);
+    expect(fake.templates.map((template) => template.parameters[0])).toEqual(["Una casa nueva coincide con tu alerta"]);
+  });
+
   it("sends the template where the user's last message is not known (expired from the store)", async () => {
     const fake = channel({ capabilities: windowed, alertTemplate: true });
     const { counted } = await setUp(fake);

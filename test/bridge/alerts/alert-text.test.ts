@@ -34,6 +34,33 @@ describe("alert text", () => {
   });
 });
 
+describe("alert text in Spanish", () => {
+  it("names each listing with what happened to it, how many more, and how to stop them, in Spanish", () => {
+    const text = alertText(
+      Array.from({ length: MAX_ALERT_LINES + 2 }, (_, n) => alert(`TX-${n}`, n === 0 ? "price-drop" : "new")),
+      "es",
+    );
+    expect(text.startsWith(`${MAX_ALERT_LINES + 2} casas para tus alertas:\n`)).toBe(true);
+    expect(text).toContain(
+      "• Bajó de precio: $450,000 · 3 habitaciones · 12 Oak St, Austin, TX 78701 https://homes.test/listing/tx-0\n",
+    );
+    expect(text).toContain("• Nueva: $450,000 · 3 habitaciones");
+    expect(text.endsWith("\n…y 2 más.\n\n/alerts muestra tus alertas, /stop las termina.")).toBe(true);
+    expect(alertText([alert("TX-1", "now-active")], "es")).toMatch(/^Una casa para tus alertas:\n• Ya en el mercado: /);
+  });
+
+  it("fills a Spanish template in Spanish", () => {
+    expect(alertTemplateParameters([alert("TX-1", "new")], "es")).toEqual([
+      "Una casa nueva coincide con tu alerta",
+      "$450,000 · 3 habitaciones · 12 Oak St, Austin, TX 78701",
+      "https://homes.test/listing/tx-1",
+    ]);
+    expect(alertTemplateParameters([alert("TX-1", "new"), alert("TX-2", "new")], "es")[0]).toBe(
+      "2 casas coinciden con tus alertas",
+    );
+  });
+});
+
 describe("alert template parameters", () => {
   it("say what happened to one listing, then the listing in one line and its page", () => {
     expect(alertTemplateParameters([alert("TX-1", "price-drop")])).toEqual([

@@ -53,7 +53,8 @@ export interface FakeChannelOptions {
   /** The channel's length of rendered markdown ({@link Channel.measure}); none by default. */
   measure?: (markdown: string) => number;
   /** The channel has an alert template: what it is sent with goes into {@link FakeChannel.templates}. */
-  alertTemplate?: boolean;
+  /** An approved alert template, in this language (`true`: en_US). */
+  alertTemplate?: boolean | string;
 }
 
 interface Fault {
@@ -104,6 +105,7 @@ export class FakeChannel implements Channel {
     if (options.measure) this.measure = options.measure;
     if (options.alertTemplate) {
       this.alertTemplate = {
+        language: options.alertTemplate === true ? "en_US" : options.alertTemplate,
         send: async (target, parameters) => {
           this.templates.push({ chatId: target.chatId, parameters });
           return { id: String(this.nextId++) };
