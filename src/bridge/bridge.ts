@@ -128,6 +128,7 @@ export class Bridge {
             dedupTtlMs: DEDUP_TTL_MS,
             log: deps.log,
             now: deps.now ?? Date.now,
+            metrics: deps.metrics,
           })
         : undefined;
     this.#handoff = new HandoffRouting(desk, transcript, deps.config.handoff, deps.metrics);

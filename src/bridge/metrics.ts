@@ -13,6 +13,12 @@ export interface BridgeMetrics {
    * platform refused them.
    */
   alerts: Counter<"channel" | "outcome">;
+  /** 1 while this process follows bot `bot`'s listing change feed, else 0. */
+  listingFeedOpen: Gauge<"bot">;
+  /** Listing changes the feed announced, by bot. */
+  listingFeedChanges: Counter<"bot">;
+  /** Times a bot's feed failed or ended and was opened again (each failure of a streak counted). */
+  listingFeedFailures: Counter<"bot">;
   /** From the user's message to the final text on the platform. */
   answerSeconds: Histogram<"channel">;
   /** From the user's message to the first visible text. */
@@ -121,6 +127,24 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       name: "chatbridge_alerts_total",
       help: "Alert messages of saved searches: sent, template (outside a free-form window), skipped or failed",
       labelNames: ["channel", "outcome"],
+      ...common,
+    }),
+    listingFeedOpen: new Gauge({
+      name: "chatbridge_listing_feed_open",
+      help: "1 while this process follows the chatbot's listing change feed (the background lease's holder, against an API with a feed)",
+      labelNames: ["bot"],
+      ...common,
+    }),
+    listingFeedChanges: new Counter({
+      name: "chatbridge_listing_feed_changes_total",
+      help: "Listing changes announced by the chatbot's change feed",
+      labelNames: ["bot"],
+      ...common,
+    }),
+    listingFeedFailures: new Counter({
+      name: "chatbridge_listing_feed_failures_total",
+      help: "Times the listing change feed failed or ended and was opened again",
+      labelNames: ["bot"],
       ...common,
     }),
     answerSeconds: new Histogram({

@@ -4,6 +4,7 @@ import { ChatbotApiError, type ChatbotClient } from "../../client/index.js";
 import type { Logger } from "../../log.js";
 import type { BackgroundDuty } from "../background-passes.js";
 import { cardFromListing } from "../listings/card-from-listing.js";
+import type { BridgeMetrics } from "../metrics.js";
 import { ALERT_CLAIM_PREFIX, ALERT_FLUSH_CLAIM_PREFIX, ALERTS_SNAPSHOT_PREFIX } from "../store/key-prefixes.js";
 import type { WorkQueue } from "../store/work-queue.js";
 import type { WorkPayload } from "../work-payload.js";
@@ -34,6 +35,8 @@ export interface AlertPollerOptions {
   dedupTtlMs: number;
   log: Logger;
   now: () => number;
+  /** Where the change feeds' state shows (see `followListingChanges`). */
+  metrics?: Pick<BridgeMetrics, "listingFeedOpen" | "listingFeedChanges" | "listingFeedFailures"> | undefined;
 }
 
 /** RealEstateList's page size for a poll. */
@@ -98,7 +101,13 @@ export class AlertPoller implements BackgroundDuty {
       chatbots
         .filter((chatbot) => !this.#withoutFeed.has(chatbot.botId))
         .map(async (chatbot) => {
-          const ended = await followListingChanges({ ...chatbot, onChange: () => schedule.ask(), log, signal });
+          const ended = await followListingChanges({
+            ...chatbot,
+            onChange: () => schedule.ask(),
+            log,
+            signal,
+            metrics: this.#options.metrics,
+          });
           if (ended === "unavailable") this.#withoutFeed.add(chatbot.botId);
         }),
     );

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ChatbotApiError, type ChatbotClient } from "../../client/index.js";
 import { type RetryPolicy, retryDelay } from "../../client/retry.js";
 import type { Logger } from "../../log.js";
+import type { BridgeMetrics } from "../metrics.js";
 
 /** How soon a lost feed is opened again: 0.5 s, doubling up to 30 s, with jitter; never given up. */
 const RECONNECT: RetryPolicy = { attempts: Number.POSITIVE_INFINITY, baseDelayMs: 500, maxDelayMs: 30_000 };
@@ -18,6 +19,8 @@ export interface ListingFeedOptions {
   signal: AbortSignal;
   /** How soon a lost feed is opened again (default 0.5 s doubling to 30 s). */
   reconnect?: RetryPolicy;
+  /** Where the feed's state shows: open or not, the changes it announced, its failures. */
+  metrics?: Pick<BridgeMetrics, "listingFeedOpen" | "listingFeedChanges" | "listingFeedFailures"> | undefined;
 }
 
 /**
@@ -27,12 +30,14 @@ export interface ListingFeedOptions {
  * has no feed (see {@link hasNoFeed}: the hosted platform), `"stopped"` when `signal` aborts. Never rejects.
  */
 export async function followListingChanges(options: ListingFeedOptions): Promise<"unavailable" | "stopped"> {
-  const { botId, serialNumber, client, onChange, log, signal } = options;
+  const { botId, serialNumber, client, onChange, log, signal, metrics } = options;
+  const labels = { bot: botId };
   let opened = false;
   let failures = 0;
   /** Whether this streak of failures was logged: once each. */
   let warned = false;
   const failed = (error: unknown) => {
+    metrics?.listingFeedFailures.inc(labels);
     if (warned) return;
     warned = true;
     log.warn({ err: error, botId }, "alerts: the listing change feed failed; opening it again, polling meanwhile");
@@ -61,12 +66,20 @@ export async function followListingChanges(options: ListingFeedOptions): Promise
       opened = true;
       failures = 0;
       warned = false;
+      metrics?.listingFeedOpen.set(labels, 1);
       try {
-        for await (const _change of changes) onChange();
+        for await (const _change of changes) {
+          metrics?.listingFeedChanges.inc(labels);
+          onChange();
+        }
+        // The server ended it (a restart): opened again, counted with the failures (not logged: it says so itself).
+        if (!signal.aborted) metrics?.listingFeedFailures.inc(labels);
       } catch (error) {
-        if (signal.aborted) break;
-        failed(error);
+        if (!signal.aborted) failed(error);
+      } finally {
+        metrics?.listingFeedOpen.set(labels, 0);
       }
+      if (signal.aborted) break;
     }
     await sleep(retryDelay(options.reconnect ?? RECONNECT, failures++), undefined, { signal }).catch(() => undefined);
   }

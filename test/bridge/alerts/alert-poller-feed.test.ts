@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { AlertPoller, type WatchedChatbot } from "../../../src/bridge/alerts/alert-poller.js";
 import { SavedSearches } from "../../../src/bridge/alerts/saved-searches.js";
+import { createBridgeMetrics } from "../../../src/bridge/metrics.js";
 import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { ALERTS_SNAPSHOT_PREFIX } from "../../../src/bridge/store/key-prefixes.js";
 import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
@@ -54,7 +55,9 @@ async function startPoller(chatbot: WatchedChatbot, intervalMs: number) {
       done();
     },
   });
+  const metrics = createBridgeMetrics();
   const poller = new AlertPoller({
+    metrics,
     chatbots: [chatbot],
     keyv: store.keyv,
     searches,
@@ -71,7 +74,10 @@ async function startPoller(chatbot: WatchedChatbot, intervalMs: number) {
   );
   const snapshotTaken = async () => (await store.keyv.get(`${ALERTS_SNAPSHOT_PREFIX}A`)) !== undefined;
   const queued = async () => (await store.work.stats()).items;
-  return { poller, store, lines, snapshotTaken, queued };
+  /** A feed metric's value for bot A (0 when never set). */
+  const feed = async (name: "listingFeedOpen" | "listingFeedChanges" | "listingFeedFailures") =>
+    (await metrics[name].get()).values.find((value) => value.labels.bot === "A")?.value ?? 0;
+  return { poller, store, lines, snapshotTaken, queued, feed };
 }
 
 describe("alert poller on the self-hosted server's change feed", { timeout: 30_000 }, () => {
@@ -91,11 +97,12 @@ describe("alert poller on the self-hosted server's change feed", { timeout: 30_0
   it("queues the alert of a listing created while it waits an hour between polls", async () => {
     const serial = await api.addChatbot(api.a);
     const chatbot = watched(serial, clientThrough(api.url));
-    const { snapshotTaken, queued } = await startPoller(chatbot, HOUR);
+    const { snapshotTaken, queued, feed } = await startPoller(chatbot, HOUR);
     await holds(async () => (await snapshotTaken()) && chatbot.feedsOpened() === 1);
     const createdAt = performance.now();
     await api.client(api.a).createListing(sampleListing(serial, { City: "Austin", MLSNumber: "FEED-NEW-1" }));
     await holds(async () => (await queued()) === 1);
+    expect(await feed("listingFeedChanges")).toBeGreaterThanOrEqual(1);
     console.info(`change feed: listing created → alert queued in ${Math.round(performance.now() - createdAt)} ms`);
   });
 
@@ -104,15 +111,19 @@ describe("alert poller on the self-hosted server's change feed", { timeout: 30_0
     const relay = await TcpRelay.start(Number(new URL(api.url).port));
     cleanups.push(() => relay.close());
     const chatbot = watched(serial, clientThrough(`http://127.0.0.1:${relay.port}`));
-    const { snapshotTaken, queued, lines } = await startPoller(chatbot, HOUR);
+    const { snapshotTaken, queued, lines, feed } = await startPoller(chatbot, HOUR);
     await holds(async () => (await snapshotTaken()) && chatbot.feedsOpened() === 1);
+    expect(await feed("listingFeedOpen")).toBe(1);
     relay.cut();
     await holds(() => lines.some((line) => line.includes("the listing change feed failed")));
+    expect(await feed("listingFeedOpen")).toBe(0);
+    expect(await feed("listingFeedFailures")).toBeGreaterThanOrEqual(1);
     // Created while the feed is down: nothing announces it to this poller.
     await api.client(api.a).createListing(sampleListing(serial, { City: "Austin", MLSNumber: "FEED-DROP-1" }));
     expect(await queued()).toBe(0);
     relay.restore();
     await holds(async () => chatbot.feedsOpened() === 2 && (await queued()) === 1);
+    expect(await feed("listingFeedOpen")).toBe(1);
     expect(lines.filter((line) => line.includes("the listing change feed is back"))).toHaveLength(1);
   });
 });
