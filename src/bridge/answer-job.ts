@@ -104,11 +104,8 @@ export class AnswerJob {
       if (!paused && (await this.#viewing(attached, bot, leaves, firstContact ? greet : undefined))) return;
       if (visited !== undefined) {
         // While a person has the conversation, the link is a message for them, naming the listing (the visit counts).
-        const named = this.#batch.map((message) => {
-          const mlsNumber = listingLinkIn(message.text);
-          return mlsNumber === undefined ? message : { ...message, text: linkAsMessage(message.text, mlsNumber) };
-        });
-        if (paused && (await this.#handoff(attached, bot, linkAsMessage(text, visited), undefined, named))) {
+        const forwarded = paused ? this.#namingListings() : undefined;
+        if (forwarded && (await this.#handoff(attached, bot, linkAsMessage(text, visited), undefined, forwarded))) {
           await this.#visit(bot, visited);
           return;
         }
@@ -303,6 +300,15 @@ export class AnswerJob {
     const question = viewingQuestion((await bot.settings.read().catch(() => undefined))?.AIResponseLanguage);
     await this.#sendOnce("visit-question", attached, target, { text: question, format: "plain" });
   }
+
+  /** The batch with each listing's link named as its listing, as a person reads it. */
+  #namingListings(): InboundMessage[] {
+    return this.#batch.map((message) => {
+      const mlsNumber = listingLinkIn(message.text);
+      return mlsNumber === undefined ? message : { ...message, text: linkAsMessage(message.text, mlsNumber) };
+    });
+  }
+
   /** The visit of listing `mlsNumber`'s link, counted once with its lookup: the listing's card, when it still exists. */
   #visit(bot: BotState, mlsNumber: string): Promise<ListingCard[]> {
     const { metrics, log } = this.#parts;
