@@ -54,8 +54,12 @@ class AnswerEventIterator implements AsyncIterableIterator<AnswerEvent> {
   #closed = false;
   /** The body's iterator finished or failed by itself, so there is nothing to release. */
   #ended = false;
-  /** The slow path under way; calls wait for it, so they are served in order. */
-  #busy: Promise<IteratorResult<AnswerEvent>> | undefined;
+  /** Calls on the slow path, under way or waiting their turn: while there are any, later calls queue behind them. */
+  #slow = 0;
+  /** The last call on the slow path, which the next one waits for. */
+  #last: Promise<IteratorResult<AnswerEvent>> | undefined;
+  readonly #advanceStep = () => this.#advance();
+  readonly #returnStep = () => this.#return();
 
   constructor(source: AsyncIterable<Chunk>, options: DecodeAnswerStreamOptions) {
     this.#source = source;
@@ -68,79 +72,89 @@ class AnswerEventIterator implements AsyncIterableIterator<AnswerEvent> {
   }
 
   next(): Promise<IteratorResult<AnswerEvent>> {
-    if (this.#busy === undefined && this.#next < this.#events.length && !this.#options.signal?.aborted) {
+    if (this.#slow === 0 && this.#next < this.#events.length && !this.#options.signal?.aborted) {
       return Promise.resolve({ done: false, value: this.#events[this.#next++] as AnswerEvent });
     }
-    return this.#serialized(() => this.#advance());
+    return this.#serialized(this.#advanceStep);
   }
 
   /** Stops early: releases the body unless it already ended. */
   return(): Promise<IteratorResult<AnswerEvent>> {
-    return this.#serialized(async () => {
-      await this.#close();
-      return DONE;
-    });
+    return this.#serialized(this.#returnStep);
   }
 
+  /**
+   * Runs `step` once the slow calls before it are done (each step counts itself out when it ends: no `finally`
+   * promise per chunk read).
+   */
   #serialized(step: () => Promise<IteratorResult<AnswerEvent>>): Promise<IteratorResult<AnswerEvent>> {
-    const previous = this.#busy;
-    const busy = (previous ? previous.then(step, step) : step()).finally(() => {
-      if (this.#busy === busy) this.#busy = undefined;
-    });
-    this.#busy = busy;
-    return busy;
+    const previous = this.#slow > 0 ? this.#last : undefined;
+    this.#slow += 1;
+    const result = previous ? previous.then(step, step) : step();
+    this.#last = result;
+    return result;
+  }
+
+  async #return(): Promise<IteratorResult<AnswerEvent>> {
+    try {
+      await this.#close();
+      return DONE;
+    } finally {
+      this.#slow -= 1;
+    }
   }
 
   /** The next event, reading chunks until one is decoded; throws the failure once the events before it are out. */
   async #advance(): Promise<IteratorResult<AnswerEvent>> {
-    const { signal } = this.#options;
-    for (;;) {
-      if (this.#closed) return DONE;
-      // A plain iterable knows nothing of the caller's signal; undici's body would throw by itself.
-      if (signal?.aborted) {
-        await this.#close();
-        throw transportError(this.#options.operation, signal.reason, {
-          signal,
-          partialText: this.#decoding.partialText,
-        });
-      }
-      if (this.#next < this.#events.length) return { done: false, value: this.#events[this.#next++] as AnswerEvent };
-      if (this.#failure) {
-        await this.#close();
-        throw this.#failure;
-      }
-      if (this.#decoded) {
-        await this.#close();
-        return DONE;
-      }
-      await this.#read();
-    }
-  }
-
-  /** Reads one chunk of the body (or its end) and takes the events it completes. */
-  async #read(): Promise<void> {
-    this.#iterator ??= this.#source[Symbol.asyncIterator]();
-    let next: IteratorResult<Chunk>;
     try {
-      next = await this.#iterator.next();
-    } catch (err) {
-      this.#ended = this.#closed = true;
-      throw transportError(this.#options.operation, err, {
-        signal: this.#options.signal,
-        partialText: this.#decoding.partialText,
-      });
+      const { signal } = this.#options;
+      for (;;) {
+        if (this.#closed) return DONE;
+        // A plain iterable knows nothing of the caller's signal; undici's body would throw by itself.
+        if (signal?.aborted) {
+          await this.#close();
+          throw transportError(this.#options.operation, signal.reason, {
+            signal,
+            partialText: this.#decoding.partialText,
+          });
+        }
+        if (this.#next < this.#events.length) return { done: false, value: this.#events[this.#next++] as AnswerEvent };
+        if (this.#failure) {
+          await this.#close();
+          throw this.#failure;
+        }
+        if (this.#decoded) {
+          await this.#close();
+          return DONE;
+        }
+        // Reads one chunk of the body (or its end) and takes the events it completes; here rather than in a method of
+        // its own, which cost an async frame per chunk.
+        this.#iterator ??= this.#source[Symbol.asyncIterator]();
+        let next: IteratorResult<Chunk>;
+        try {
+          next = await this.#iterator.next();
+        } catch (err) {
+          this.#ended = this.#closed = true;
+          throw transportError(this.#options.operation, err, {
+            signal: this.#options.signal,
+            partialText: this.#decoding.partialText,
+          });
+        }
+        if (next.done) {
+          this.#ended = true;
+          this.#decoding.finish();
+        } else {
+          this.#decoding.push(next.value);
+        }
+        const { events, failure, done } = this.#decoding.take();
+        this.#events = events;
+        this.#next = 0;
+        this.#failure = failure;
+        this.#decoded = done || this.#ended;
+      }
+    } finally {
+      this.#slow -= 1;
     }
-    if (next.done) {
-      this.#ended = true;
-      this.#decoding.finish();
-    } else {
-      this.#decoding.push(next.value);
-    }
-    const { events, failure, done } = this.#decoding.take();
-    this.#events = events;
-    this.#next = 0;
-    this.#failure = failure;
-    this.#decoded = done || this.#ended;
   }
 
   async #close(): Promise<void> {
