@@ -123,9 +123,9 @@ export class AlertDesk {
       return reply;
     };
     if (sentence) return this.#sentence(alerts, sentence.criteria, sentence.language, save);
+    if (!command) return this.#answer(alerts, text, save);
     // A flow under way speaks the language it started in.
     const language = alerts.flow?.language ?? (await this.#language(origin.botId).catch(() => "en" as const));
-    if (!command) return this.#answer(alerts, text, save);
     const said = SAID[language];
     switch (command.kind) {
       case "alert":

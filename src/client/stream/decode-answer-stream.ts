@@ -58,8 +58,6 @@ class AnswerEventIterator implements AsyncIterableIterator<AnswerEvent> {
   #slow = 0;
   /** The last call on the slow path, which the next one waits for. */
   #last: Promise<IteratorResult<AnswerEvent>> | undefined;
-  readonly #advanceStep = () => this.#advance();
-  readonly #returnStep = () => this.#return();
 
   constructor(source: AsyncIterable<Chunk>, options: DecodeAnswerStreamOptions) {
     this.#source = source;
@@ -75,22 +73,26 @@ class AnswerEventIterator implements AsyncIterableIterator<AnswerEvent> {
     if (this.#slow === 0 && this.#next < this.#events.length && !this.#options.signal?.aborted) {
       return Promise.resolve({ done: false, value: this.#events[this.#next++] as AnswerEvent });
     }
-    return this.#serialized(this.#advanceStep);
+    return this.#serialized(false);
   }
 
   /** Stops early: releases the body unless it already ended. */
   return(): Promise<IteratorResult<AnswerEvent>> {
-    return this.#serialized(this.#returnStep);
+    return this.#serialized(true);
   }
 
   /**
-   * Runs `step` once the slow calls before it are done (each step counts itself out when it ends: no `finally`
-   * promise per chunk read).
+   * Advances, or closes, once the slow calls before it are done. Each counts itself out when it ends, so a chunk read
+   * costs no `finally` promise, and only a call that has to wait its turn makes a closure.
    */
-  #serialized(step: () => Promise<IteratorResult<AnswerEvent>>): Promise<IteratorResult<AnswerEvent>> {
+  #serialized(closing: boolean): Promise<IteratorResult<AnswerEvent>> {
     const previous = this.#slow > 0 ? this.#last : undefined;
     this.#slow += 1;
-    const result = previous ? previous.then(step, step) : step();
+    let result: Promise<IteratorResult<AnswerEvent>>;
+    if (previous) {
+      const step = () => (closing ? this.#return() : this.#advance());
+      result = previous.then(step, step);
+    } else result = closing ? this.#return() : this.#advance();
     this.#last = result;
     return result;
   }
