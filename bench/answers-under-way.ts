@@ -3,7 +3,8 @@
  * asks (`askWithRecovery` on the chatbot client, through `openedLater` and `tapped` as the job reads them), each
  * having handed out its first event and waiting for the next, against a chatbot in a worker thread (whose heap is
  * its own, so only the asking side is counted) that sends one fragment and keeps the response open. Prints the heap
- * in use per answer under way after a full collection, against the same before the answers: the connection,
+ * in use per answer under way after a full collection, against the same before the answers, and the memory outside
+ * the heap (array buffers) likewise: the connection,
  * the decoder and the layers of iterators, without the reply or the job around them (`bench/telegram-bridge.ts
  * --live-heap-at` measures a whole conversation).
  * Run: npx tsx bench/answers-under-way.ts [N]   (default 1000; not a test)
@@ -75,14 +76,17 @@ const settle = async () => {
 // One answer first, so that what every answer shares (code, the connection pool) is there before the count.
 const held = [await ask()];
 await settle();
-const before = process.memoryUsage().heapUsed;
+const before = process.memoryUsage();
 held.push(...(await Promise.all(Array.from({ length: n }, ask))));
 // Each waits for its next event, as a reply does.
 const waiting = held.map((events) => events.next());
 await settle();
-const after = process.memoryUsage().heapUsed;
+const after = process.memoryUsage();
+const perAnswer = (bytes: number) => `${(bytes / n / 1024).toFixed(2)} KiB`;
 console.log(`${n} answers under way on the asking side (each read up to its first event, waiting for the next)`);
-console.log(`heap per answer under way: ${((after - before) / n / 1024).toFixed(2)} KiB (after a full collection)`);
+console.log(
+  `per answer under way, after a full collection: ${perAnswer(after.heapUsed - before.heapUsed)} of heap, ${perAnswer(after.external - before.external)} outside it (array buffers' bytes)`,
+);
 
 stopping.abort();
 await Promise.allSettled(waiting);

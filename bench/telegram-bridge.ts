@@ -25,7 +25,9 @@
  *   inspector, on loopback) before the measured round and S seconds into it, divided by the conversations then
  *   waiting for their whole answer (streaming upstream, or complete and waiting for the per-bot limit to send it):
  *   what a conversation under way holds, without the garbage of the moment (the collection pauses the bridge for a
- *   moment at S). The answers still streaming upstream are printed alongside.
+ *   moment at S); the same for the memory outside the heap (array buffers). The answers still streaming upstream
+ *   are printed alongside. Before the rounds, 20 conversations are answered once, so that the code an answer runs
+ *   is compiled before the heap is read.
  * - `--heap-snapshot PATH` (with `--live-heap-at`): also writes a heap snapshot at that moment, after the
  *   collection, to PATH.N.heapsnapshot for the round of N, and one before the round to PATH.N.before.heapsnapshot
  *   (open both in Chrome DevTools' Memory tab and compare them).
@@ -55,6 +57,8 @@ import { ANSWER_CHARS, answerFor, FRAGMENTS, percentile, STREAM_MS, waitFor } fr
 
 const TOKEN = "123456789:AAbench-token-of-the-emulator_01";
 const BOT_LIMIT_PER_SECOND = 30;
+/** Conversations answered before the rounds with `--live-heap-at`, to compile what an answer runs. */
+const WARM_CONVERSATIONS = 20;
 /** The Redis database of the multi-instance runs; each run keeps to a namespace of its own. */
 const STORE_URL = `${TEST_REDIS_URL}/11`;
 /**
@@ -195,10 +199,17 @@ function forwardStderr(instance: BridgeInstance): void {
   cli.child.stderr?.on("data", (chunk: Buffer) => write(chunk.toString()));
 }
 
-/** The heap in use after a full garbage collection, forced through the instance's inspector. */
-async function liveHeap(port: number, instances: readonly BridgeInstance[]): Promise<number> {
+/**
+ * The heap in use after a full garbage collection, forced through the instance's inspector, and the memory outside
+ * the heap that JavaScript objects hold then (array buffers' bytes, mostly: `nodejs_external_memory_bytes`).
+ */
+async function liveHeap(
+  port: number,
+  instances: readonly BridgeInstance[],
+): Promise<{ heap: number; external: number }> {
   await collectGarbage(port);
-  return bridgeHeap(instances);
+  const externals = await Promise.all(instances.map((instance) => instance.metric("nodejs_external_memory_bytes")));
+  return { heap: await bridgeHeap(instances), external: externals.reduce((sum, bytes) => sum + bytes, 0) };
 }
 
 /** The instances' heap in use, summed, from their Prometheus metrics. */
@@ -273,6 +284,18 @@ async function measure(group: BridgeInstances): Promise<void> {
   );
   console.log(describeSetup());
   console.log(`resident memory after start: ${mib(await bridgeRss(group.instances))}`);
+  if (liveHeapAt !== undefined) {
+    // A few conversations greeted and answered first, so that the code an answer runs is loaded and compiled before
+    // the heap is read: that code is the process's, once, not a conversation's (about 5 KiB per conversation of
+    // the round of 1,000 was code, feedback and module sources without this).
+    const warm = Array.from({ length: WARM_CONVERSATIONS }, () => nextChat++);
+    for (const text of ["/start", "Warm-up question"]) {
+      await Promise.all(warm.map((chat, index) => post(update(chat, text), index)));
+      const count = text === "/start" ? 1 : 2;
+      await waitFor(() => warm.every((chat) => telegram.messagesIn(chat).length >= count), 120_000);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+  }
   for (const n of rounds) {
     const chats = Array.from({ length: n }, () => nextChat++);
     // Warm-up: every conversation gets its greeting, so the measured round holds only the answers.
@@ -286,7 +309,7 @@ async function measure(group: BridgeInstances): Promise<void> {
     if (inspectorPort !== undefined && heapSnapshot !== undefined) {
       await writeHeapSnapshot(inspectorPort, `${heapSnapshot}.${n}.before.heapsnapshot`);
     }
-    let liveAt: number | undefined;
+    let liveAt: { heap: number; external: number } | undefined;
     /** Answers streaming upstream when the live heap was read. */
     let liveStreaming = 0;
     let liveUnderWay = 0;
@@ -445,12 +468,13 @@ async function measure(group: BridgeInstances): Promise<void> {
       lines.push("  chatbridge heap per conversation: not measured (an instance was restarted during the round)");
     } else {
       const over = roles.length > 1 ? ` (summed over the ${roles.length} instances)` : "";
+      const perUnderWay = (bytes: number) => (bytes / Math.max(1, liveUnderWay) / 1024).toFixed(1);
       lines.push(
         `  chatbridge heap per conversation${over}: ${((heapPeak - heapBefore) / n / 1024).toFixed(1)} KiB at peak, ${((heapAfter - heapBefore) / n / 1024).toFixed(1)} KiB a second after (no forced GC); resident memory at peak ${mib(rssPeak)}`,
         ...(liveBefore === undefined || liveAt === undefined
           ? []
           : [
-              `  live heap ${liveHeapAt} s into the round (after a full GC, against before it): ${((liveAt - liveBefore) / 2 ** 20).toFixed(1)} MiB with ${liveUnderWay} conversations waiting for their whole answer (${liveStreaming} still streaming upstream): ${((liveAt - liveBefore) / Math.max(1, liveUnderWay) / 1024).toFixed(1)} KiB per conversation under way`,
+              `  live heap ${liveHeapAt} s into the round (after a full GC, against before it): ${((liveAt.heap - liveBefore.heap) / 2 ** 20).toFixed(1)} MiB with ${liveUnderWay} conversations waiting for their whole answer (${liveStreaming} still streaming upstream): ${perUnderWay(liveAt.heap - liveBefore.heap)} KiB per conversation under way, and ${perUnderWay(liveAt.external - liveBefore.external)} KiB outside the heap (array buffers)`,
             ]),
       );
     }

@@ -27,7 +27,8 @@ import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
  *   second per channel" with room for network jitter (posts, edits and the status share it, so an answer's edits
  *   also come about a second apart, which is what Slack suggests for edited messages anyway);
  * - `perOperation.send`: posts (answers, cards, alerts) 9 a second across the workspace, under chat.postMessage's
- *   workspace-wide limit, which Slack does not put a figure on (540 a minute);
+ *   workspace-wide limit, which Slack does not put a figure on (540 a minute); smooth, with a burst of 3, because
+ *   Slack warns that messages posted in bursts may be neither stored nor displayed;
  * - `perOperation`, as Slack counts its tiers, calls in any minute, bursts included: chat.update (Tier 3) 50,
  *   chat.startStream and chat.stopStream (Tier 2) 20, chat.appendStream (Tier 4) 100. Kept as even rates (0.3 a
  *   second for Tier 2) they let two of ten answers asked at once stream, the others waiting for their whole answer

@@ -23,7 +23,10 @@ export async function askWithRecovery(
 ): Promise<AnswerSource> {
   let sessionId = request.sessionId;
   for (let attempt = 0; ; attempt++) {
-    const iterator = client.askStream({ ...request, sessionId }, { signal })[Symbol.asyncIterator]();
+    // The answer job keeps the deltas' text itself: an error need not carry it (which would keep a copy of the body).
+    const iterator = client
+      .askStream({ ...request, sessionId }, { signal, partialText: false })
+      [Symbol.asyncIterator]();
     try {
       const head = await iterator.next();
       return { sessionId, events: prepended(head, iterator) };

@@ -342,7 +342,8 @@ export class Bridge {
     const attached = this.#parts.attached(channel, botId);
     // When the user last wrote, for a channel that allows free-form messages only for a while after (WhatsApp).
     if (attached) await this.#parts.windows.record(job.conversation, attached.channel, messages);
-    await new AnswerJob(this.#parts, job, messages).run();
+    // Handed on rather than awaited: this function's frame is not kept for the whole answer.
+    return new AnswerJob(this.#parts, job, messages).run();
   }
 
   /** Queues a handoff event in its conversation, so it is handled in turn with the conversation's messages. */

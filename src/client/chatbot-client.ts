@@ -50,6 +50,16 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of a streamed call. */
+export interface StreamOptions extends CallOptions {
+  /**
+   * Whether an error in the middle of the answer carries in `partialText` the text of the deltas received so far
+   * (default true). Keeping it costs a copy of the body per answer under way; a caller that keeps the deltas' text
+   * itself passes false.
+   */
+  partialText?: boolean;
+}
+
 /**
  * Typed client of the chatbot API: one method per operation of the spec, plus the hosted platform's
  * session, model, chatbot, history and upload operations. Works the same against the hosted platform
@@ -94,8 +104,8 @@ export class ChatbotClient {
    * goes when the first event is asked for. Breaking out of the loop or aborting the signal cancels the upstream
    * generation.
    */
-  askStream(request: AskRequest, options: CallOptions = {}): AsyncIterableIterator<AnswerEvent> {
-    return this.#transport.stream(OPERATIONS.ask, askBody(request, true), options.signal);
+  askStream(request: AskRequest, options: StreamOptions = {}): AsyncIterableIterator<AnswerEvent> {
+    return this.#transport.stream(OPERATIONS.ask, askBody(request, true), options.signal, options.partialText);
   }
 
   /** Creates a listing and returns its identifier (usable as `Key` with `KeyType: "NewOaks"`). */

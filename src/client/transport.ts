@@ -112,12 +112,14 @@ export class ApiTransport {
   /**
    * Performs a streamed operation and hands out its answer events; the request goes on the first `next`. Only the
    * opening of the request is retried (and only when it never reached the server); leaving early (`return`, or a
-   * `for await` left) closes the connection, which tells the server to stop generating.
+   * `for await` left) closes the connection, which tells the server to stop generating. `partialText` false: its
+   * errors do not carry the text so far (see {@link decodeAnswerStream}).
    */
   stream<Operation extends ApiOperation>(
     operation: Operation,
     body: RequestOf<Operation>,
     signal?: AbortSignal,
+    partialText = true,
   ): AsyncIterableIterator<AnswerEvent> {
     return openedLater(async () => {
       const response = await this.#withRetry(operation.name, operation.retrySafe, signal, async () => {
@@ -136,7 +138,7 @@ export class ApiTransport {
       });
       const contentType = String(response.headers["content-type"] ?? "");
       // The decoding releases the body when it ends, fails or is left (its iterator's return destroys it).
-      return decodeAnswerStream(response.body, { operation: operation.name, signal, contentType });
+      return decodeAnswerStream(response.body, { operation: operation.name, signal, contentType, partialText });
     });
   }
 

@@ -136,6 +136,27 @@ describe("streamed answers over HTTP", () => {
     });
   });
 
+  it("without partialText, a failure mid-stream carries no text and the events before it still come", async () => {
+    api.route("POST", PATH, async (_req, res) => {
+      await writeSlowly(res, ['{"content":"Cut "}', '{"content":"here"}'], { end: false });
+      res.socket?.destroy();
+    });
+    const events: AnswerEvent[] = [];
+    let caught: unknown;
+    try {
+      for await (const event of client.askStream({ sessionId: 3, content: "hi" }, { partialText: false }))
+        events.push(event);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ChatbotApiError);
+    expect(caught).toMatchObject({ kind: "connection", partialText: undefined });
+    expect(events).toEqual([
+      { type: "delta", content: "Cut " },
+      { type: "delta", content: "here" },
+    ]);
+  });
+
   it("aborting the signal cancels the upstream request", async () => {
     let gone: Promise<void> = Promise.resolve();
     api.route("POST", PATH, (req, res) => {

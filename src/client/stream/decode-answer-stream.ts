@@ -8,6 +8,12 @@ import type { Chunk } from "./body-bytes.js";
 export interface DecodeAnswerStreamOptions extends AnswerStreamDecodingOptions {
   /** The caller's signal: once aborted, no further event is yielded. */
   signal?: AbortSignal | undefined;
+  /**
+   * Whether a failure carries in `partialText` the text of the deltas received so far (default true). That text is
+   * rebuilt from a copy of the body kept for it (about 3 KB for a 1,000-character answer, per answer under way); a
+   * caller that keeps the deltas' text itself passes false and the copy is not kept.
+   */
+  partialText?: boolean | undefined;
 }
 
 /**
@@ -19,7 +25,7 @@ export interface DecodeAnswerStreamOptions extends AnswerStreamDecodingOptions {
  * Throws a {@link ChatbotApiError}: `envelope` for an error envelope in the stream (or an SSE `error`
  * event), `malformed` for text that is not answer objects, `incomplete` when the body ends before the
  * final, and what {@link transportError} makes of a failing source (timeouts, resets, aborts). Every one
- * carries in `partialText` the text of the deltas received so far. Leaving early (the final came, a
+ * carries in `partialText` the text of the deltas received so far, unless `options.partialText` is false. Leaving early (the final came, a
  * failure, a consumer that stopped) releases the body.
  */
 export function decodeAnswerStream(
@@ -62,7 +68,7 @@ class AnswerEventIterator implements AsyncIterableIterator<AnswerEvent> {
   constructor(source: AsyncIterable<Chunk>, options: DecodeAnswerStreamOptions) {
     this.#source = source;
     this.#options = options;
-    this.#decoding = new AnswerStreamDecoding(options, true);
+    this.#decoding = new AnswerStreamDecoding(options, options.partialText !== false);
   }
 
   [Symbol.asyncIterator](): this {
