@@ -36,10 +36,15 @@ import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
  *   when it starts, so under load answers that could not be finished in time go out as one post instead. An answer
  *   in a thread that native streams have no budget left for opens as a post edited as it grows (chat.update's
  *   budget is another).
+ * - `openingShare`: an edit that only grows an answer already on screen leaves 30 of chat.update's 50 a minute to
+ *   the answers still to open (each answer opened by a post needs one edit to be finished, paid when it opens):
+ *   under load a first text for one more thread goes before one more edit of a thread that reads already.
  * - `perBot`: Slack limits methods one by one, with no limit on an app's calls together; this cap on all of them
- *   (20 a second) is only a guard against a runaway, above what the methods' own budgets let through together
- *   (about 12 a second sustained). Counting every call against the posts' 9 a second, as before, made the edits and
- *   streams of a hundred answers wait behind the posts: the last answers showed nothing for 14 s.
+ *   (40 a second, burst 20) is only a guard against a runaway, above what the methods' own budgets let through
+ *   together (about 12 a second sustained, more in the bursts their windows allow). Counting every call against the
+ *   posts' 9 a second, as before, made the edits and streams of a hundred answers wait behind the posts (the last
+ *   answers showed nothing for 14 s); a guard of 20 a second still held the posts to about 7 a second while a
+ *   hundred answers streamed their appends.
  * - `apart`: the "is thinking…" status (assistant.threads.setStatus) is no message: Slack limits it as a method of
  *   its own ("special", far above the per-channel post), so it spends 9 a second of its own budget and never the
  *   conversation's one post a second, which the first text needs.
@@ -47,7 +52,7 @@ import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
 export const SLACK_LIMITS: ChannelLimits = {
   perChat: { perSecond: 0.9, burst: 1 },
   perGroup: { perSecond: 0.9, burst: 1 },
-  perBot: { perSecond: 20, burst: 10 },
+  perBot: { perSecond: 40, burst: 20 },
   perOperation: {
     send: { perSecond: 9, burst: 3 },
     edit: { max: 50, windowMs: 60_000 },
@@ -56,6 +61,7 @@ export const SLACK_LIMITS: ChannelLimits = {
     streamAppend: { max: 100, windowMs: 60_000 },
     typing: { perSecond: 9, burst: 3 },
   },
+  openingShare: { edit: 30 },
   apart: ["typing"],
   minUpdateIntervalMs: { private: 1_000, group: 1_000 },
 };

@@ -81,6 +81,14 @@ export interface ChannelLimits {
   perBot: Budget;
   perOperation?: Partial<Record<Operation, Budget>>;
   /**
+   * Calls of an operation's budget that an update which does not open an answer leaves to the answers still to open
+   * (on top of the reserve for finals). Where an operation is scarce and every answer shown early needs it once to
+   * be finished (Slack's chat.update, 50 a minute), edits that only grow an answer already on screen would otherwise
+   * take the calls that let another answer show its first text: under load, a first text for one more user goes
+   * before one more edit for a user who reads already.
+   */
+  openingShare?: Partial<Record<Operation, number>>;
+  /**
    * Operations that are no message of the conversation (Slack's assistant status, limited as a method of its own):
    * they spend their `perOperation` budget only, not the chat's nor the bot's, so a typing indicator never delays
    * the first text.

@@ -126,6 +126,8 @@ export class Pacer {
   private readonly groupCharge: Charge;
   /** Workspace-wide budgets of single operations (ChannelLimits.perOperation). */
   private readonly operations = new Map<Operation, Charge>();
+  /** The same budgets as an update that opens no answer spends them: leaving `openingShare` more calls. */
+  private readonly growingOperations = new Map<Operation, Charge>();
   /** Operations that spend their own budget only (ChannelLimits.apart). */
   private readonly apart: ReadonlySet<Operation>;
   private readonly lanes = new Map<string, ChatLane>();
@@ -166,7 +168,13 @@ export class Pacer {
     this.groupCharge = this.charge("chat", limits.perGroup, "chat");
     this.apart = new Set((limits.apart ?? []).filter((operation) => limits.perOperation?.[operation] !== undefined));
     for (const [operation, budget] of Object.entries(limits.perOperation ?? {}) as [Operation, Budget][]) {
-      this.operations.set(operation, this.charge(`op:${operation}`, budget, "operation"));
+      const charge = this.charge(`op:${operation}`, budget, "operation");
+      this.operations.set(operation, charge);
+      const share = limits.openingShare?.[operation] ?? 0;
+      if (share > 0) {
+        const reserve = reserveFor(charge.reserve + share, capacityOf(charge.budget));
+        this.growingOperations.set(operation, { ...charge, reserve });
+      }
     }
     // Drafts spend from budgets of their own, in a store scope of their own: no final waits for them, so they keep
     // no reserve and never yield to finals (the "finals waiting" mark is per scope).
@@ -263,12 +271,21 @@ export class Pacer {
     return now < lane.pausedUntil || now < this.botPausedUntil;
   }
 
-  /** What a call of `priority` in `lane` charging `operations` asks for: its chat, the bot, and those operations. */
-  private request(lane: ChatLane, priority: "final" | "update", operations: Operation[]): SpendRequest {
+  /**
+   * What a call of `priority` in `lane` charging `operations` asks for: its chat, the bot, and those operations (for
+   * an update that opens no answer, leaving the operations' opening share).
+   */
+  private request(
+    lane: ChatLane,
+    priority: "final" | "update",
+    operations: Operation[],
+    opening = false,
+  ): SpendRequest {
     const apart = operations.length > 0 && operations.every((operation) => this.apart.has(operation));
     const charges = apart ? [] : [lane.charge, this.bot];
+    const growing = priority === "update" && !opening;
     for (const operation of operations) {
-      const charge = this.operations.get(operation);
+      const charge = (growing && this.growingOperations.get(operation)) || this.operations.get(operation);
       if (charge) charges.push(charge);
     }
     return { priority, charges };
@@ -288,7 +305,7 @@ export class Pacer {
       this.pumpLane(lane);
       return undefined;
     };
-    const request = this.request(lane, "update", charged(cost));
+    const request = this.request(lane, "update", charged(cost), cost.opening);
     return this.budgets.spend([request]).then(([outcome]) => {
       if (!outcome?.granted) return released();
       this.noteGrant(lane, outcome);
@@ -372,8 +389,9 @@ export class Pacer {
       const kind = final ? "final" : "update";
       const queue = final ? this.readyFinals : opening ? this.readyOpenings : this.readyUpdates;
       queue.shift();
-      const operations = charged(entry.lane.peek(kind)?.cost ?? {});
-      asks.push({ entry, kind, queue, operations, request: this.request(entry.lane, kind, operations) });
+      const cost = entry.lane.peek(kind)?.cost ?? {};
+      const operations = charged(cost);
+      asks.push({ entry, kind, queue, operations, request: this.request(entry.lane, kind, operations, cost.opening) });
     }
     return asks;
   }

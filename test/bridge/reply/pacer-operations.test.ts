@@ -104,6 +104,45 @@ describe("Pacer with per-operation budgets", () => {
     expect(ran).toEqual(["post 1"]);
   });
 
+  it("leaves an operation's opening share to the answers still to open: edits of answers on screen stop first", async () => {
+    // Ten edits in any minute, one kept for finals, and four more left to openings by the edits that only grow.
+    const pacer = new Pacer(
+      {
+        limits: {
+          ...source.limits,
+          perOperation: { edit: { max: 10, windowMs: 60_000 } },
+          openingShare: { edit: 4 },
+        },
+      },
+      EXACT,
+    );
+    const ran: string[] = [];
+    const grow = (k: number) =>
+      pacer.schedule(target(100 + k), "update", async () => ran.push(`grow ${k}`), {}, { operation: "edit" });
+    const open = (k: number) =>
+      pacer.schedule(
+        target(200 + k),
+        "update",
+        async () => ran.push(`open ${k}`),
+        {},
+        {
+          operation: "send",
+          prepay: "edit",
+          opening: true,
+        },
+      );
+    // Growing edits go while more than the share and the finals' reserve are left: 10 - 4 - 1 = 5 of them.
+    for (let k = 0; k < 7; k++) await drive(grow(k));
+    expect(ran).toEqual(["grow 0", "grow 1", "grow 2", "grow 3", "grow 4"]);
+    // Openings still find their edit (paid now, for the edit that will finish them): the share, not the reserve.
+    for (let k = 0; k < 6; k++) await drive(open(k));
+    expect(ran.slice(5)).toEqual(["open 0", "open 1", "open 2", "open 3"]);
+    // And a final still has the reserve.
+    expect(
+      await drive(pacer.schedule(target(300), "final", async () => "final", undefined, { operation: "edit" })),
+    ).toBe("final");
+  });
+
   it("pauses only the limited operation when the platform rate-limits one method", async () => {
     const pacer = new Pacer(source, EXACT);
     const t0 = Date.now();
