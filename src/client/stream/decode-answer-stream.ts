@@ -25,8 +25,8 @@ export interface DecodeAnswerStreamOptions extends AnswerStreamDecodingOptions {
  * Throws a {@link ChatbotApiError}: `envelope` for an error envelope in the stream (or an SSE `error`
  * event), `malformed` for text that is not answer objects, `incomplete` when the body ends before the
  * final, and what {@link transportError} makes of a failing source (timeouts, resets, aborts). Every one
- * carries in `partialText` the text of the deltas received so far, unless `options.partialText` is false. Leaving early (the final came, a
- * failure, a consumer that stopped) releases the body.
+ * carries in `partialText` the text of the deltas received so far, unless `options.partialText` is false.
+ * Leaving early (the final came, a failure, a consumer that stopped) releases the body.
  */
 export function decodeAnswerStream(
   source: AsyncIterable<Chunk>,
