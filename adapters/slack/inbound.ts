@@ -1,5 +1,5 @@
 import type { InboundMessage, MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import { cardActionText, readCardActionId } from "../../src/bridge/listings/card-actions.js";
+import { cardActionText, readCardActionId } from "../../src/features/listings/card-actions.js";
 import { CONTENT_SUBTYPES } from "./schema.js";
 
 /** The bot as Slack knows it (from auth.test): needed to drop its own messages and to see mentions of it. */

@@ -11,9 +11,9 @@ import type {
 } from "../../src/bridge/channel.js";
 import { ChannelError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import { CARD_LABELS, type CardAction, type CardLabels, cardActionId } from "../../src/bridge/listings/card-actions.js";
-import { cardFacts, cardKind, cutText } from "../../src/bridge/listings/card-text.js";
-import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
+import { CARD_LABELS, type CardAction, type CardLabels, cardActionId } from "../../src/features/listings/card-actions.js";
+import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
+import type { ListingCard } from "../../src/features/listings/listing-card.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
 import { TokenBucket } from "../../src/bridge/reply/token-bucket.js";
 import type { Logger } from "../../src/log.js";

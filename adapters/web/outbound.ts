@@ -12,8 +12,8 @@ import {
   type SentMessage,
 } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import type { CardAction, CardLabels } from "../../src/bridge/listings/card-actions.js";
-import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
+import type { CardAction, CardLabels } from "../../src/features/listings/card-actions.js";
+import type { ListingCard } from "../../src/features/listings/listing-card.js";
 import type {
   LoggedVisitorEvent,
   VisitorEventRetention,

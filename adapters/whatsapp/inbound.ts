@@ -1,5 +1,5 @@
 import type { InboundMessage, MediaRef } from "../../src/bridge/inbound.js";
-import { cardActionText, readCardActionId } from "../../src/bridge/listings/card-actions.js";
+import { cardActionText, readCardActionId } from "../../src/features/listings/card-actions.js";
 import type { Refusal } from "../../src/bridge/malformed-payloads.js";
 import { ASK_PREFIX } from "./outbound.js";
 import { readDelivery, type WhatsAppMedia, type WhatsAppMessage } from "./schema.js";

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response, Router } from "express";
-import type { HandoffDesk } from "../bridge/handoff/handoff-desk.js";
+import type { HandoffDesk } from "../features/handoff/handoff-desk.js";
 import { sameSecret } from "../secrets.js";
 
 /** One conversation handed to a person, as the admin endpoint and `chatbridge handoff list` show it. */

@@ -1,6 +1,6 @@
 import type { BridgeConfig } from "../config.js";
 import type { Logger } from "../log.js";
-import type { AlertDesk } from "./alerts/alert-desk.js";
+import type { AlertDesk } from "../features/alerts/alert-desk.js";
 import type { AnswerStops } from "./answer-stops.js";
 import type { Channel, OutgoingText } from "./channel.js";
 import type { ChatbotLink } from "./chatbot-link.js";
@@ -8,14 +8,14 @@ import type { ChatbotPictures } from "./chatbot-pictures.js";
 import type { ChatbotSettingsReader } from "./chatbot-settings.js";
 import type { FreeFormWindows } from "./free-form-windows.js";
 import type { Greeter } from "./greeter.js";
-import type { HandoffRouting } from "./handoff/handoff-routing.js";
+import type { HandoffRouting } from "../features/handoff/handoff-routing.js";
 import type { ReplyTarget } from "./inbound.js";
-import type { ListingCards } from "./listings/listing-cards.js";
+import type { ListingCards } from "../features/listings/listing-cards.js";
 import type { MediaPipeline } from "./media/media-pipeline.js";
 import type { BridgeMetrics } from "./metrics.js";
 import type { Pacer } from "./reply/pacer.js";
 import type { SessionDirectory } from "./sessions.js";
-import type { ViewingDesk } from "./viewings/viewing-desk.js";
+import type { ViewingDesk } from "../features/viewings/viewing-desk.js";
 
 /** A channel attached to the bridge, with the pacer all its calls go through. */
 export interface Attached {

@@ -1,6 +1,6 @@
 import type { MediaRef, ReplyTarget } from "./inbound.js";
-import type { CardAction, CardLabels } from "./listings/card-actions.js";
-import type { ListingCard } from "./listings/listing-card.js";
+import type { CardAction, CardLabels } from "../features/listings/card-actions.js";
+import type { ListingCard } from "../features/listings/listing-card.js";
 
 /** How a media download is bounded. */
 export interface DownloadOptions {

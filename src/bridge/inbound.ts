@@ -1,4 +1,4 @@
-import type { CardAction } from "./listings/card-actions.js";
+import type { CardAction } from "../features/listings/card-actions.js";
 
 /**
  * A file the user sent, as the platform describes it; downloaded only when the media pipeline needs it. What the

@@ -1,4 +1,4 @@
-import type { PendingAlert } from "./alerts/saved-searches.js";
+import type { PendingAlert } from "../features/alerts/saved-searches.js";
 import type { InboundMessage, MediaRef, ReplyTarget } from "./inbound.js";
 
 /**

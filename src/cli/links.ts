@@ -1,8 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { ListingCards } from "../bridge/listings/listing-cards.js";
-import { listingCode } from "../bridge/listings/listing-links.js";
-import type { ListingReference } from "../bridge/listings/listing-references.js";
+import { ListingCards } from "../features/listings/listing-cards.js";
+import { listingCode } from "../features/listings/listing-links.js";
+import type { ListingReference } from "../features/listings/listing-references.js";
 import { ChatbotClient } from "../client/index.js";
 import { type Config, loadConfig } from "../config.js";
 import { createLogger } from "../log.js";

@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Bridge } from "../../src/bridge/bridge.js";
 import { type CardSurface, ChannelError } from "../../src/bridge/channel.js";
 import type { InboundMessage, ReplyTarget } from "../../src/bridge/inbound.js";
-import type { CardAction, CardLabels } from "../../src/bridge/listings/card-actions.js";
-import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
+import type { CardAction, CardLabels } from "../../src/features/listings/card-actions.js";
+import type { ListingCard } from "../../src/features/listings/listing-card.js";
 import { createBridgeMetrics } from "../../src/bridge/metrics.js";
 import type { BridgeStore } from "../../src/bridge/store/bridge-store.js";
 import { openBridgeStore } from "../../src/bridge/store/open-bridge-store.js";

@@ -3,11 +3,11 @@
  * widget's source (bundled for the browser), types only.
  */
 
-import type { CardAction } from "../../../src/bridge/listings/card-action.js";
-import type { ListingCard } from "../../../src/bridge/listings/listing-card.js";
+import type { CardAction } from "../../../src/features/listings/card-action.js";
+import type { ListingCard } from "../../../src/features/listings/listing-card.js";
 
-export type { CardAction } from "../../../src/bridge/listings/card-action.js";
-export type { ListingCard } from "../../../src/bridge/listings/listing-card.js";
+export type { CardAction } from "../../../src/features/listings/card-action.js";
+export type { ListingCard } from "../../../src/features/listings/listing-card.js";
 
 /** A colour and the text colour chosen to read on it (contrast ≥ 4.5:1). */
 export interface Swatch {

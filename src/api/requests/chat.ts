@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MEDIA_RULES } from "../../api/media-rules.js";
+import { MEDIA_RULES } from "../media-rules.js";
 import { onceValid } from "./rules.js";
 
 /** Longest question accepted, in characters. */

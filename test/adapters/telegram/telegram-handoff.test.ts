@@ -1,6 +1,6 @@
 import type { Update } from "grammy/types";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { handoffTexts } from "../../../src/bridge/handoff/handoff-texts.js";
+import { handoffTexts } from "../../../src/features/handoff/handoff-texts.js";
 import type { RunningBridge } from "../../../src/bridge-app.js";
 import { run } from "../../../src/cli/run.js";
 import { TelegramEmulator } from "../../emulators/telegram.js";

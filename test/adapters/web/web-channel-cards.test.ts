@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { WebChannel } from "../../../adapters/web/outbound.js";
-import type { ListingCard } from "../../../src/bridge/listings/listing-card.js";
+import type { ListingCard } from "../../../src/features/listings/listing-card.js";
 import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { openMemoryStore } from "../../../src/bridge/store/memory-store.js";
 
