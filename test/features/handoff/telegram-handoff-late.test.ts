@@ -7,8 +7,8 @@ import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { SmtpSink } from "../../support/smtp-sink.js";
 import { removeDataDir, tempDataDir } from "../../support/sqlite.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
-import { privateUpdateIn } from "./telegram-fixtures.js";
-import { repliesIn } from "./telegram-replies.js";
+import { privateUpdateIn } from "../../adapters/telegram/telegram-fixtures.js";
+import { repliesIn } from "../../adapters/telegram/telegram-replies.js";
 
 const HANDOFF_TEXTS = handoffTexts(undefined);
 

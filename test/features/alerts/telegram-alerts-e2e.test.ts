@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningBridge } from "../../../src/bridge-app.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";
-import { AlertsScene } from "./alerts-scene.js";
+import { AlertsScene } from "../../adapters/telegram/alerts-scene.js";
 
 const CHAT = 77_001;
 const HOUR = 60 * 60 * 1000;

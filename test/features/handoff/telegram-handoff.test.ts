@@ -9,8 +9,8 @@ import { SmtpSink } from "../../support/smtp-sink.js";
 import { terminal } from "../../support/terminal.js";
 import { until } from "../../support/waiting.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
-import { privateUpdateIn } from "./telegram-fixtures.js";
-import { repliesIn, textsIn } from "./telegram-replies.js";
+import { privateUpdateIn } from "../../adapters/telegram/telegram-fixtures.js";
+import { repliesIn, textsIn } from "../../adapters/telegram/telegram-replies.js";
 
 const HANDOFF_TEXTS = handoffTexts(undefined);
 

@@ -11,7 +11,7 @@ import type { RunningBridge } from "../../../src/bridge-app.js";
 import { until } from "../../support/waiting.js";
 import { newVisitor, openWebChatStream, type StreamedEvent } from "../../support/web-chat-stream.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";
-import { AlertsScene } from "../telegram/alerts-scene.js";
+import { AlertsScene } from "../../adapters/telegram/alerts-scene.js";
 
 const HOUR = 60 * 60 * 1000;
 const GREETING = "Welcome to **Homes**!";

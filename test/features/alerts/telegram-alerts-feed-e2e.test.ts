@@ -12,7 +12,7 @@ import { type OtherInstance, sampleListing, startOtherInstance, useApiHarness } 
 import { postgresForTests } from "../../support/postgres.js";
 import { redisForTests } from "../../support/redis.js";
 import { until } from "../../support/waiting.js";
-import { AlertsScene } from "./alerts-scene.js";
+import { AlertsScene } from "../../adapters/telegram/alerts-scene.js";
 
 const redis = await redisForTests();
 const postgres = await postgresForTests();

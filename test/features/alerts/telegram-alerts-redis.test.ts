@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningBridge } from "../../../src/bridge-app.js";
 import { redisForTests } from "../../support/redis.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";
-import { AlertsScene } from "./alerts-scene.js";
+import { AlertsScene } from "../../adapters/telegram/alerts-scene.js";
 
 const redis = await redisForTests();
 const CHAT = 77_101;
