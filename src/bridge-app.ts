@@ -14,6 +14,7 @@ import { type ChatbotLinks, resolveChatbots } from "./chatbot-links.js";
 import { type ChatbotHealth, ChatbotMonitor } from "./chatbot-monitor.js";
 import { type Config, ConfigError } from "./config.js";
 import { loadEmbeddedApi } from "./embedded-api-loader.js";
+import { ANSWER_STEPS, handoff } from "./features/index.js";
 import { listenOn } from "./http-listen.js";
 import { finalErrorHandler, unknownRoute } from "./json-fallbacks.js";
 import type { Logger } from "./log.js";
@@ -103,7 +104,10 @@ export async function startBridge(
       metrics,
       outbox,
       now: options.alertsClock,
+      steps: ANSWER_STEPS,
     });
+    const handoffs = bridge.api(handoff)?.desk;
+    if (!handoffs) throw new Error("the step list has no handoff feature");
     const app = express();
     app.disable("x-powered-by");
     // req.ip (what the web chat's per-address limits count) is the connection's peer unless proxies are named.
@@ -118,7 +122,7 @@ export async function startBridge(
     app.get("/metrics", async (_req, res) => {
       res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });
-    if (receive) app.use(adminRoutes(bridge.handoffs, config.adminToken));
+    if (receive) app.use(adminRoutes(handoffs, config.adminToken));
     // The channels add their routes here once started; the JSON fallbacks stay last.
     const channelRoutes = express.Router();
     app.use(channelRoutes, unknownRoute, finalErrorHandler(log));
@@ -147,14 +151,9 @@ export async function startBridge(
     const channels: ChannelStatus[] = running.flatMap((channel) => channel.status);
     // Only now, with every channel attached: answers go out through them.
     if (answers(role)) bridge.startWorking();
-    const desk = bridge.handoffs;
     const background = new BackgroundPasses({
       leases: bridgeStore.leases,
-      duties: [
-        { start: () => desk.start(), stop: () => desk.stop() },
-        ...(outbox ? [outbox] : []),
-        ...(bridge.alertPoller ? [bridge.alertPoller] : []),
-      ],
+      duties: [...bridge.passes, ...(outbox ? [outbox] : [])],
       log,
     });
     background.start();

@@ -1,5 +1,5 @@
 import type { InboundMessage, MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import { cardActionText, readCardActionId } from "../../src/features/listings/card-actions.js";
+import { cardTapMessage } from "../../src/features/listings/card-surface.js";
 import { CONTENT_SUBTYPES } from "./schema.js";
 
 /** The bot as Slack knows it (from auth.test): needed to drop its own messages and to see mentions of it. */
@@ -185,17 +185,17 @@ export const CARD_ACTION = /^chatbridge_card_[a-z_]+$/;
 /** A listing card's tap as the message it stands for (see {@link CARD_ACTION}). */
 export function parseCardTap(click: QuickReplyClick, context: SlackEventContext): ParsedSlackEvent {
   const action = click.actions.find((candidate) => CARD_ACTION.test(candidate.action_id));
-  const tap = readCardActionId(action?.value ?? "");
+  const tap = cardTapMessage(action?.value ?? "");
   if (!action || !tap) return { kind: "ignored", reason: "not a listing card's action" };
   const parsed = parseQuickReply(
     {
       ...click,
-      actions: [{ ...action, action_id: "chatbridge_quick_reply_0", value: cardActionText(tap.action, tap.mlsNumber) }],
+      actions: [{ ...action, action_id: "chatbridge_quick_reply_0", value: tap.text }],
     },
     context,
   );
   if (parsed.kind !== "message") return parsed;
-  return { kind: "message", message: { ...parsed.message, cardAction: tap } };
+  return { kind: "message", message: { ...parsed.message, button: tap.button } };
 }
 
 /** The action id prefix of the quick-reply buttons the channel attaches (`chatbridge_quick_reply_<n>`). */

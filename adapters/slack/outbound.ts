@@ -1,6 +1,5 @@
 import { WebClient } from "@slack/web-api";
 import type {
-  CardSurface,
   Channel,
   ChannelCapabilities,
   ChannelLimits,
@@ -11,11 +10,17 @@ import type {
 } from "../../src/bridge/channel.js";
 import { ChannelError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import { CARD_LABELS, type CardAction, type CardLabels, cardActionId } from "../../src/features/listings/card-actions.js";
-import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
-import type { ListingCard } from "../../src/features/listings/listing-card.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
 import { TokenBucket } from "../../src/bridge/reply/token-bucket.js";
+import {
+  CARD_LABELS,
+  type CardAction,
+  type CardLabels,
+  cardActionId,
+} from "../../src/features/listings/card-actions.js";
+import type { CardSurface } from "../../src/features/listings/card-surface.js";
+import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
+import type { ListingCard } from "../../src/features/listings/listing-card.js";
 import type { Logger } from "../../src/log.js";
 import { operatorProblem, toChannelError } from "./errors.js";
 import { markdownToMrkdwn, measureMrkdwn } from "./format.js";

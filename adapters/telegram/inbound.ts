@@ -1,6 +1,6 @@
 import type { InboundMessage, MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import { cardActionText, readCardActionId } from "../../src/features/listings/card-actions.js";
 import type { Refusal } from "../../src/bridge/malformed-payloads.js";
+import { cardTapMessage } from "../../src/features/listings/card-surface.js";
 import {
   readUpdate,
   type TelegramEntity,
@@ -115,7 +115,7 @@ function parseTap(
   query: NonNullable<TelegramUpdate["callback_query"]>,
   context: UpdateContext,
 ): ParsedUpdate {
-  const tap = readCardActionId(query.data ?? "");
+  const tap = cardTapMessage(query.data ?? "");
   const card = query.message;
   if (!tap || !card || query.from.is_bot) return { kind: "tap", callbackQueryId: query.id };
   const isGroup = card.chat.type === "group" || card.chat.type === "supergroup";
@@ -138,9 +138,9 @@ function parseTap(
         handle: query.from.username ? `@${query.from.username}` : undefined,
         link: query.from.username ? `https://t.me/${query.from.username}` : undefined,
       },
-      text: cardActionText(tap.action, tap.mlsNumber),
+      text: tap.text,
       media: [],
-      cardAction: tap,
+      button: tap.button,
       receivedAt: context.now?.() ?? new Date(),
     },
   };

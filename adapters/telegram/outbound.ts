@@ -1,7 +1,6 @@
 import type { InlineKeyboardButton, InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyParameters } from "grammy/types";
 import { Api } from "grammy/web";
 import type {
-  CardSurface,
   Channel,
   ChannelCapabilities,
   ChannelLimits,
@@ -12,10 +11,16 @@ import type {
 } from "../../src/bridge/channel.js";
 import { ChannelError, MediaTooLargeError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import { CARD_LABELS, type CardAction, type CardLabels, cardActionId } from "../../src/features/listings/card-actions.js";
+import { readCapped } from "../../src/bridge/media/capped-body.js";
+import {
+  CARD_LABELS,
+  type CardAction,
+  type CardLabels,
+  cardActionId,
+} from "../../src/features/listings/card-actions.js";
+import type { CardSurface } from "../../src/features/listings/card-surface.js";
 import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
 import type { ListingCard } from "../../src/features/listings/listing-card.js";
-import { readCapped } from "../../src/bridge/media/capped-body.js";
 import type { Logger } from "../../src/log.js";
 import { botApiFetch } from "./bot-api-fetch.js";
 import { operatorProblem, toChannelError } from "./errors.js";

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Response } from "express";
 import {
-  type CardSurface,
   type Channel,
   type ChannelCapabilities,
   ChannelError,
@@ -12,14 +11,15 @@ import {
   type SentMessage,
 } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import type { CardAction, CardLabels } from "../../src/features/listings/card-actions.js";
-import type { ListingCard } from "../../src/features/listings/listing-card.js";
 import type {
   LoggedVisitorEvent,
   VisitorEventRetention,
   VisitorEvents,
   VisitorSubscription,
 } from "../../src/bridge/store/visitor-events.js";
+import type { CardAction, CardLabels } from "../../src/features/listings/card-actions.js";
+import type { CardSurface } from "../../src/features/listings/card-surface.js";
+import type { ListingCard } from "../../src/features/listings/listing-card.js";
 import { markdownToWebHtml, measureWebHtml, plainToWebHtml } from "./format.js";
 import { type VisitorFileKind, type VisitorFiles, visitorFileOf } from "./visitor-files.js";
 import type { WebChatEvent } from "./widget/protocol.js";

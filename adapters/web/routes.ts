@@ -4,9 +4,9 @@ import { isPictureKind } from "../../src/api/chatbot-pictures.js";
 import type { ChatbotView } from "../../src/bridge/chatbot-link.js";
 import { contactLink, isContact } from "../../src/bridge/contact.js";
 import type { InboundMessage, InboundSink } from "../../src/bridge/inbound.js";
-import { cardActionText, readCardActionId } from "../../src/features/listings/card-actions.js";
-import { mlsOfCode } from "../../src/features/listings/listing-links.js";
 import { etagMatches } from "../../src/etag-match.js";
+import { cardTapMessage } from "../../src/features/listings/card-surface.js";
+import { mlsOfCode } from "../../src/features/listings/listing-links.js";
 import { originAllowed, originRefusal, widgetCors } from "./origins.js";
 import type { WebChannel } from "./outbound.js";
 import { webChatPage } from "./page.js";
@@ -50,7 +50,7 @@ export const webChatMessage = z
       .string()
       .max(128)
       .transform((id, context) => {
-        const tap = readCardActionId(id);
+        const tap = cardTapMessage(id);
         if (!tap) context.addIssue({ code: "custom", message: "must be a listing card's action, card:<action>:<MLS>" });
         return tap ?? z.NEVER;
       })
@@ -344,7 +344,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
       return;
     }
     const { visitorId: token, messageId, contact, cardAction } = parsed.data;
-    const text = cardAction ? cardActionText(cardAction.action, cardAction.mlsNumber) : parsed.data.text;
+    const text = cardAction ? cardAction.text : parsed.data.text;
     if (!(await admitted(req, res, parsed.data.chatbot))) return;
     const id = visitorOf(res, token);
     if (id === undefined || !(await limits.admit(req, res, "message", id))) return;
@@ -367,7 +367,7 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
         user: visitor(id, contact),
         text,
         media: files.map((file) => visitorMedia(id, file)),
-        ...(cardAction && { cardAction }),
+        ...(cardAction && { button: cardAction.button }),
         receivedAt: new Date(),
       })
       // The store is unreachable: say so, so the page can offer to send again; nothing was queued.

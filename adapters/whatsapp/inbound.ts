@@ -1,6 +1,6 @@
 import type { InboundMessage, MediaRef } from "../../src/bridge/inbound.js";
-import { cardActionText, readCardActionId } from "../../src/features/listings/card-actions.js";
 import type { Refusal } from "../../src/bridge/malformed-payloads.js";
+import { cardTapMessage } from "../../src/features/listings/card-surface.js";
 import { ASK_PREFIX } from "./outbound.js";
 import { readDelivery, type WhatsAppMedia, type WhatsAppMessage } from "./schema.js";
 
@@ -69,7 +69,7 @@ export function parseDelivery(
         user: { id: from, name: contact?.profile?.name, ...reachable(from) },
         text: content.text,
         media: content.media,
-        ...(content.cardAction && { cardAction: content.cardAction }),
+        ...(content.button && { button: content.button }),
         album: message.type === "image" ? "images" : undefined,
         receivedAt: context.now?.() ?? new Date(),
         sentAt: sentAt(message.timestamp),
@@ -79,9 +79,7 @@ export function parseDelivery(
   return parsed;
 }
 
-function contentOf(
-  message: WhatsAppMessage,
-): { text: string; media: MediaRef[]; cardAction?: InboundMessage["cardAction"] } | undefined {
+function contentOf(message: WhatsAppMessage): { text: string; media: MediaRef[]; button?: string } | undefined {
   const text = (value: string | undefined) => (value?.trim() ? { text: value.trim(), media: [] } : undefined);
   switch (message.type) {
     case "text":
@@ -90,8 +88,8 @@ function contentOf(
       // Our suggested questions carry the whole question in their id; other replies are asked as their title.
       const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
       // A listing card's button ("Similar homes") carries its action and listing.
-      const tap = readCardActionId(reply?.id ?? "");
-      if (tap) return { text: cardActionText(tap.action, tap.mlsNumber), media: [], cardAction: tap };
+      const tap = cardTapMessage(reply?.id ?? "");
+      if (tap) return { ...tap, media: [] };
       return text(reply?.id.startsWith(ASK_PREFIX) ? reply.id.slice(ASK_PREFIX.length) : reply?.title);
     }
     case "button":

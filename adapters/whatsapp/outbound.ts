@@ -1,6 +1,4 @@
 import type {
-  AlertTemplate,
-  CardSurface,
   Channel,
   ChannelCapabilities,
   ChannelLimits,
@@ -10,10 +8,17 @@ import type {
 } from "../../src/bridge/channel.js";
 import { ChannelError, MediaTooLargeError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import { CARD_LABELS, type CardAction, type CardLabels, cardActionId } from "../../src/features/listings/card-actions.js";
+import { readCapped } from "../../src/bridge/media/capped-body.js";
+import type { AlertTemplate } from "../../src/features/alerts/alert-template.js";
+import {
+  CARD_LABELS,
+  type CardAction,
+  type CardLabels,
+  cardActionId,
+} from "../../src/features/listings/card-actions.js";
+import type { CardSurface } from "../../src/features/listings/card-surface.js";
 import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
 import type { ListingCard } from "../../src/features/listings/listing-card.js";
-import { readCapped } from "../../src/bridge/media/capped-body.js";
 import type { Logger } from "../../src/log.js";
 import { markdownToWhatsApp, measureWhatsApp } from "./format.js";
 import { type TemplateRef, templateMessage } from "./template-message.js";

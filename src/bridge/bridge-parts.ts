@@ -1,6 +1,5 @@
 import type { BridgeConfig } from "../config.js";
 import type { Logger } from "../log.js";
-import type { AlertDesk } from "../features/alerts/alert-desk.js";
 import type { AnswerStops } from "./answer-stops.js";
 import type { Channel, OutgoingText } from "./channel.js";
 import type { ChatbotLink } from "./chatbot-link.js";
@@ -8,14 +7,11 @@ import type { ChatbotPictures } from "./chatbot-pictures.js";
 import type { ChatbotSettingsReader } from "./chatbot-settings.js";
 import type { FreeFormWindows } from "./free-form-windows.js";
 import type { Greeter } from "./greeter.js";
-import type { HandoffRouting } from "../features/handoff/handoff-routing.js";
 import type { ReplyTarget } from "./inbound.js";
-import type { ListingCards } from "../features/listings/listing-cards.js";
 import type { MediaPipeline } from "./media/media-pipeline.js";
 import type { BridgeMetrics } from "./metrics.js";
 import type { Pacer } from "./reply/pacer.js";
 import type { SessionDirectory } from "./sessions.js";
-import type { ViewingDesk } from "../features/viewings/viewing-desk.js";
 
 /** A channel attached to the bridge, with the pacer all its calls go through. */
 export interface Attached {
@@ -31,8 +27,6 @@ export interface BotState {
   pictures: ChatbotPictures;
   sessions: SessionDirectory;
   greeter: Greeter;
-  /** The cards of the listings its chatbot's answers name. */
-  listings: ListingCards;
 }
 
 /** What every job of a process shares (the bridge holds them). */
@@ -41,16 +35,13 @@ export interface BridgeParts {
   log: Logger;
   metrics: BridgeMetrics;
   media: MediaPipeline;
-  handoff: HandoffRouting;
-  /** The "Book a viewing" flows of the conversations. */
-  viewings: ViewingDesk;
-  /** The saved searches' commands and guided flow. */
-  alerts: AlertDesk;
   /** When users last wrote, where a channel allows free-form messages only for a while after that (WhatsApp). */
   windows: FreeFormWindows;
   /** The channel `name` of bot `botId`, when attached. */
   attached(name: string, botId: string): Attached | undefined;
   bot(botId: string): BotState | undefined;
+  /** Whether a person has the conversation, so the bot is paused in it (a feature says so). */
+  paused(conversation: string): Promise<boolean>;
   /** The user's stop of the answer under way, by conversation (registered while an answer streams). */
   stoppers: AnswerStops;
 }

@@ -3,11 +3,8 @@ import { setMaxListeners } from "node:events";
 import type { BridgeConfig } from "../config.js";
 import type { Logger } from "../log.js";
 import type { MailOutbox } from "../mail/mail-outbox.js";
-import { AlertDesk } from "../features/alerts/alert-desk.js";
-import { AlertJob } from "../features/alerts/alert-job.js";
-import { AlertPoller } from "../features/alerts/alert-poller.js";
-import { SavedSearches } from "../features/alerts/saved-searches.js";
-import { AnswerJob } from "./answer-job.js";
+import { AnswerJob, type ResolvedSteps } from "./answer-job.js";
+import type { AfterAnswerStep, AnswerStep } from "./answer-step.js";
 import { AnswerStops } from "./answer-stops.js";
 import type { BackgroundDuty } from "./background-passes.js";
 import { type Attached, type BotState, type BridgeParts, sendFinal } from "./bridge-parts.js";
@@ -17,18 +14,15 @@ import { ChatbotPictures } from "./chatbot-pictures.js";
 import { ChatbotSettingsReader } from "./chatbot-settings.js";
 import { conversationKey } from "./conversation-key.js";
 import { ConversationWorkers } from "./conversation-workers.js";
+import type { AnswerSteps, Feature, FeatureContext, FeatureJob, OpenFeature } from "./feature.js";
 import { FreeFormWindows } from "./free-form-windows.js";
 import { Greeter } from "./greeter.js";
-import { HandoffDesk } from "../features/handoff/handoff-desk.js";
-import { HandoffRouting } from "../features/handoff/handoff-routing.js";
 import type { InboundMessage } from "./inbound.js";
 import { type Job, JobLedger } from "./job-ledger.js";
 import { LinkedAbort } from "./linked-abort.js";
-import { ListingCards } from "../features/listings/listing-cards.js";
 import { MediaPipeline } from "./media/media-pipeline.js";
 import type { BridgeMetrics } from "./metrics.js";
 import { nextBatch } from "./next-batch.js";
-import { phraseLanguage } from "./phrase-language.js";
 import { Pacer } from "./reply/pacer.js";
 import { SessionDirectory } from "./sessions.js";
 import type { BridgeStore } from "./store/bridge-store.js";
@@ -36,8 +30,7 @@ import { EVENT_CLAIM_PREFIX } from "./store/key-prefixes.js";
 import type { SignalSubscription } from "./store/signals.js";
 import type { ConversationLease, WorkItem } from "./store/work-queue.js";
 import { Transcript } from "./transcript.js";
-import { ViewingDesk } from "../features/viewings/viewing-desk.js";
-import { type HandoffAction, inboundMessage, messagePayload, readPayload } from "./work-payload.js";
+import { inboundMessage, isMessagePayload, messagePayload, readPayload } from "./work-payload.js";
 
 /** Everything the bridge works with. */
 export interface BridgeDependencies {
@@ -50,8 +43,10 @@ export interface BridgeDependencies {
   outbox?: MailOutbox | undefined;
   /** This process, as the leases it holds name it (default a random id). */
   instanceId?: string | undefined;
-  /** The clock of alerts' hourly batching and quiet hours (default Date.now; tests move it). */
+  /** The clock of features' schedules, alerts' hourly batching and quiet hours (default Date.now; tests move it). */
   now?: (() => number) | undefined;
+  /** The step list: the answer's steps in order, and what follows a delivered answer (src/features/index.ts). */
+  steps: AnswerSteps;
 }
 
 /** Longer than any platform's retry window (WhatsApp retries for up to 7 days). */
@@ -71,11 +66,13 @@ export class Bridge {
   readonly #deps: BridgeDependencies;
   readonly #channels = new Map<string, Attached>();
   readonly #bots = new Map<string, BotState>();
-  readonly #handoff: HandoffRouting;
   readonly #parts: BridgeParts;
   readonly #instanceId: string;
-  readonly #searches: SavedSearches;
-  readonly #alertPoller: AlertPoller | undefined;
+  /** The features the step list names, in the order they were opened (a feature before those that use it). */
+  readonly #features = new Map<Feature, OpenFeature>();
+  /** The features' jobs, by the kind of work they run. */
+  readonly #jobs = new Map<string, FeatureJob>();
+  readonly #steps: ResolvedSteps;
   #workers: ConversationWorkers | undefined;
   /** The stops pressed in other processes, heard while this one answers. */
   #stops: SignalSubscription | undefined;
@@ -93,77 +90,40 @@ export class Bridge {
         pictures: new ChatbotPictures(link, settings, deps.log),
         sessions: new SessionDirectory(keyv, link.client, link.serialNumber, deps.config.sessionIdleMs),
         greeter: new Greeter(keyv, settings, link.welcomeText ?? deps.config.welcomeText),
-        listings: new ListingCards(link.client, link.serialNumber, deps.log),
       });
     }
-    const desk = new HandoffDesk({
-      keyv,
-      sets: deps.store.sets,
-      outbox: deps.outbox,
-      timeoutMs: deps.config.handoff.timeoutMs,
-      log: deps.log,
-      metrics: deps.metrics,
-      notify: (handoff, text) => {
-        const attached = this.#channels.get(`${handoff.channel}:${handoff.botId}`);
-        if (!attached) return Promise.reject(new Error(`channel ${handoff.channel} of bot ${handoff.botId} is gone`));
-        return sendFinal(this.#deps, attached, handoff.target, { text, format: "plain" });
-      },
-      schedule: (handoff, action, id) => this.#schedule(handoff, action, id),
-    });
-    const transcript = new Transcript(keyv);
-    this.#searches = new SavedSearches(keyv, deps.store.sets);
-    const pollMs = deps.config.alerts.pollMs;
-    this.#alertPoller =
-      pollMs > 0
-        ? new AlertPoller({
-            chatbots: deps.chatbots.map((link) => ({
-              botId: link.botId,
-              serialNumber: link.serialNumber,
-              client: link.client,
-            })),
-            keyv,
-            searches: this.#searches,
-            work: deps.store.work,
-            intervalMs: pollMs,
-            dedupTtlMs: DEDUP_TTL_MS,
-            log: deps.log,
-            now: deps.now ?? Date.now,
-            metrics: deps.metrics,
-          })
-        : undefined;
-    this.#handoff = new HandoffRouting(desk, transcript, deps.config.handoff, deps.metrics);
     this.#parts = {
       config: deps.config,
       log: deps.log,
       metrics: deps.metrics,
       media: new MediaPipeline(deps.config.media, deps.metrics, deps.log),
-      handoff: this.#handoff,
-      viewings: new ViewingDesk({
-        keyv,
-        outbox: deps.outbox,
-        email: deps.config.handoff.email,
-        transcript,
-        log: deps.log,
-      }),
-      alerts: new AlertDesk(this.#searches, {
-        cities: async (botId) => (await this.#bots.get(botId)?.listings.cities()) ?? [],
-        language: async (botId) => phraseLanguage((await this.#bots.get(botId)?.settings.read())?.AIResponseLanguage),
-      }),
       windows: new FreeFormWindows(keyv, deps.log),
       attached: (name, botId) => this.#channels.get(`${name}:${botId}`),
       bot: (botId) => this.#bots.get(botId),
+      paused: (conversation) => this.#paused(conversation),
       stoppers: new AnswerStops(deps.store.signals),
+    };
+    const context = this.#featureContext(new Transcript(keyv));
+    this.#steps = {
+      answer: deps.steps.answer.map((entry): AnswerStep => {
+        if ("handle" in entry) return entry;
+        return this.#stepOf(context, entry.feature, entry.step, "steps");
+      }),
+      afterAnswer: deps.steps.afterAnswer.map((entry): AfterAnswerStep => {
+        if ("handle" in entry) return entry;
+        return this.#stepOf(context, entry.feature, entry.step, "afterAnswer");
+      }),
     };
   }
 
-  /** The conversations handed to a person (for the CLI and the admin endpoint). */
-  get handoffs(): HandoffDesk {
-    return this.#handoff.desk;
+  /** What feature `feature` offers the application (the handoff desk); undefined when the step list has it not. */
+  api<Api>(feature: Feature<Api>): Api | undefined {
+    return (this.#features.get(feature) as OpenFeature<Api> | undefined)?.api;
   }
 
-  /** The alerts' poll, a background pass; undefined when ALERTS_POLL_MINUTES is 0. */
-  get alertPoller(): BackgroundDuty | undefined {
-    return this.#alertPoller;
+  /** The features' background passes (sweeps, polls), to run in one process at a time. */
+  get passes(): BackgroundDuty[] {
+    return [...this.#features.values()].flatMap((feature) => feature.passes ?? []);
   }
 
   /** Connects a channel's outbound side; its inbound side calls {@link accept}. */
@@ -258,7 +218,7 @@ export class Bridge {
     this.#accepting = false;
     await this.#workers?.stop(graceMs);
     this.#stops?.unsubscribe();
-    await this.#handoff.desk.stop();
+    for (const feature of this.#features.values()) await feature.stop?.();
   }
 
   /** Answers a leased conversation's waiting work, job by job, until none is left or the holder must stop. */
@@ -322,16 +282,17 @@ export class Bridge {
     }
     const payloads = items.map((item) => readPayload(item.payload));
     const [first] = payloads;
-    if (first?.kind === "handoff") {
-      await this.#handoff.desk.handle(job.conversation, first.action, job.fence);
-      return;
-    }
-    if (first?.kind === "alert") {
-      await new AlertJob(this.#parts, this.#searches, job, first, this.#deps.now ?? Date.now).run();
+    if (first && !isMessagePayload(first)) {
+      const run = this.#jobs.get(first.kind);
+      if (run) return run(job, first, this.#parts);
+      log.warn(
+        { conversation: job.conversation, job: job.ledger.jobId, kind: first.kind },
+        "dropping work of no feature",
+      );
       return;
     }
     const messages = payloads.flatMap((payload) =>
-      payload?.kind === "message" ? [inboundMessage(payload.message)] : [],
+      isMessagePayload(payload) ? [inboundMessage(payload.message)] : [],
     );
     if (messages.length < items.length) {
       log.warn({ conversation: job.conversation, job: job.ledger.jobId }, "dropping work that cannot be read");
@@ -343,22 +304,75 @@ export class Bridge {
     // When the user last wrote, for a channel that allows free-form messages only for a while after (WhatsApp).
     if (attached) await this.#parts.windows.record(job.conversation, attached.channel, messages);
     // Handed on rather than awaited: this function's frame is not kept for the whole answer.
-    return new AnswerJob(this.#parts, job, messages).run();
+    return new AnswerJob(this.#parts, this.#steps, job, messages).run();
   }
 
-  /** Queues a handoff event in its conversation, so it is handled in turn with the conversation's messages. */
-  async #schedule(
-    handoff: { conversation: string; channel: string; botId: string; target: InboundMessage["target"] },
-    action: HandoffAction,
-    id: string,
-  ): Promise<void> {
-    await this.#deps.store.work.enqueue(
-      {
-        id,
-        conversation: handoff.conversation,
-        payload: { kind: "handoff", action, target: handoff.target, channel: handoff.channel, botId: handoff.botId },
+  /** Whether a feature paused the bot in the conversation (a person has it). */
+  async #paused(conversation: string): Promise<boolean> {
+    for (const feature of this.#features.values()) {
+      if (feature.paused && (await feature.paused(conversation))) return true;
+    }
+    return false;
+  }
+
+  /** Step `name` of `feature`'s steps of `kind`, the feature opened first if it was not yet. */
+  #stepOf<Kind extends "steps" | "afterAnswer">(
+    context: (opening: Set<Feature>) => FeatureContext,
+    feature: Feature,
+    name: string,
+    kind: Kind,
+  ): NonNullable<OpenFeature[Kind]>[string] {
+    const step = this.#open(feature, context, new Set())[kind]?.[name];
+    if (!step)
+      throw new Error(
+        `the step list names ${kind === "steps" ? "step" : "after-answer step"} ${name} of feature ${feature.name}, which has none such`,
+      );
+    return step as NonNullable<OpenFeature[Kind]>[string];
+  }
+
+  /** Feature `feature`, opened once; `opening`: the features being opened, which it may not use (a cycle). */
+  #open<Api>(
+    feature: Feature<Api>,
+    context: (opening: Set<Feature>) => FeatureContext,
+    opening: Set<Feature>,
+  ): OpenFeature<Api> {
+    const opened = this.#features.get(feature);
+    if (opened) return opened as OpenFeature<Api>;
+    if (opening.has(feature))
+      throw new Error(`feature ${feature.name} uses itself through ${[...opening].map((f) => f.name).join(" → ")}`);
+    const open = feature.open(context(new Set([...opening, feature])));
+    this.#features.set(feature, open);
+    for (const [kind, run] of Object.entries(open.jobs ?? {})) {
+      if (kind === "message" || this.#jobs.has(kind))
+        throw new Error(`feature ${feature.name}: work of kind ${kind} has a job already`);
+      this.#jobs.set(kind, run);
+    }
+    return open;
+  }
+
+  /** What each feature is opened with; `opening` names the features being opened, for {@link FeatureContext.use}. */
+  #featureContext(transcript: Transcript): (opening: Set<Feature>) => FeatureContext {
+    const { store, config, chatbots, log, metrics, outbox } = this.#deps;
+    const context = (opening: Set<Feature>): FeatureContext => ({
+      store,
+      config,
+      chatbots,
+      log,
+      metrics,
+      outbox,
+      now: this.#deps.now ?? Date.now,
+      transcript,
+      dedupTtlMs: DEDUP_TTL_MS,
+      bot: (botId) => this.#bots.get(botId),
+      attached: this.#parts.attached,
+      notify: (place, text) => {
+        const attached = this.#channels.get(`${place.channel}:${place.botId}`);
+        if (!attached) return Promise.reject(new Error(`channel ${place.channel} of bot ${place.botId} is gone`));
+        return sendFinal(this.#deps, attached, place.target, text);
       },
-      DEDUP_TTL_MS,
-    );
+      enqueue: (conversation, id, payload) => store.work.enqueue({ id, conversation, payload }, DEDUP_TTL_MS),
+      use: (other) => this.#open(other, context, opening).api,
+    });
+    return context;
   }
 }

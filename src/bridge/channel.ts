@@ -1,6 +1,4 @@
 import type { MediaRef, ReplyTarget } from "./inbound.js";
-import type { CardAction, CardLabels } from "../features/listings/card-actions.js";
-import type { ListingCard } from "../features/listings/listing-card.js";
 
 /** How a media download is bounded. */
 export interface DownloadOptions {
@@ -33,7 +31,7 @@ export interface ChannelCapabilities {
   /**
    * How long after the user's last message the bot may still send free-form messages (text, media, buttons) in the
    * conversation — WhatsApp's 24-hour customer-service window. Past it only an approved template may go
-   * ({@link Channel.alertTemplate}), so alerts go as that template or are skipped. Undefined: no such window.
+   * (an alert template, see src/features/alerts/alert-template.ts), so alerts go as that template or are skipped. Undefined: no such window.
    */
   freeFormWindowMs?: number | undefined;
   /**
@@ -188,42 +186,9 @@ export interface NativeStream {
 }
 
 /**
- * Listing cards shown natively after an answer (see "Listing cards" in docs/bridge.md). Each call of {@link send} is
- * one paced send, so it makes one platform call.
- */
-export interface CardSurface {
-  /** Cards one message holds: the bridge sends an answer's cards in groups of this size, one {@link send} each. */
-  readonly perMessage: number;
-  /**
-   * Shows `cards`: each with its photo when it has an `image`, its facts, a "Details" link to its page and a button
-   * per action in `actions` (in that order), whose tap comes back as an {@link InboundMessage} with its `cardAction`.
-   * A card without `image` goes as text with the same link and buttons. Throws ChannelError `media` when the
-   * platform could not fetch or take an image: the bridge then sends the same cards again without their images.
-   * `labels`: what the link and the buttons say, in the chatbot's language (English when not given).
-   */
-  send(
-    target: ReplyTarget,
-    cards: readonly ListingCard[],
-    actions: readonly CardAction[],
-    labels?: CardLabels,
-  ): Promise<SentMessage>;
-}
-
-/**
- * The approved template a channel sends an alert as where free-form messages may not go (outside
- * {@link ChannelCapabilities.freeFormWindowMs}). The bridge decides the variables (see "Alerts" in
- * docs/channels.md); the channel makes them fit the platform's rules for template parameters.
- */
-export interface AlertTemplate {
-  /** The language the template was approved in, as the platform names it (en_US, es_MX…): its variables' language. */
-  readonly language: string;
-  /** Sends the template to `target` with `parameters` as its body's variables {{1}}, {{2}}…, in order. */
-  send(target: ReplyTarget, parameters: readonly string[]): Promise<SentMessage>;
-}
-
-/**
  * A messaging platform as the bridge sees it. Adapters implement it; the bridge core never imports an
- * adapter. Every operation throws {@link ChannelError} on failure.
+ * adapter. Every operation throws {@link ChannelError} on failure. A feature may declare more that a channel can
+ * do for it (listing cards, alert templates: see src/features/), which an adapter implements beside this.
  */
 export interface Channel {
   /** Channel name, as in {@link InboundMessage.channel}. */
@@ -245,13 +210,6 @@ export interface Channel {
   measure?(markdown: string): number;
   /** Present when {@link ChannelCapabilities.nativeStream} can be true. */
   readonly stream?: NativeStream;
-  /**
-   * Present where the platform shows listing cards after an answer through the bridge (the web chat shows its own,
-   * as it follows each message's text).
-   */
-  readonly cards?: CardSurface;
-  /** Present where an approved template is configured for alerts outside the free-form window. */
-  readonly alertTemplate?: AlertTemplate | undefined;
   /**
    * Fetches a media file's bytes, never more than `maxBytes` (throws {@link MediaTooLargeError} from the
    * platform's declared size before any transfer, or as soon as the stream passes the cap), sending the

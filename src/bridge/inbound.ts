@@ -1,5 +1,3 @@
-import type { CardAction } from "../features/listings/card-actions.js";
-
 /**
  * A file the user sent, as the platform describes it; downloaded only when the media pipeline needs it. What the
  * platform declares (kind, type, size, duration) only serves to refuse early without a download: the bytes decide.
@@ -61,10 +59,10 @@ export interface InboundMessage {
    */
   album?: string | undefined;
   /**
-   * A tap on a button under a listing card: what it asks for and of which listing. The bridge asks the chatbot the
-   * question it stands for (built from the listing in the job's turn); `text` holds a short form of it meanwhile.
+   * The id a tapped button carried back (Telegram callback_data, a WhatsApp reply id, a Slack action's value), for
+   * the feature whose button it was (a listing card's `card:<action>:<MLS>`); `text` says what the tap stands for.
    */
-  cardAction?: { action: CardAction; mlsNumber: string } | undefined;
+  button?: string | undefined;
   receivedAt: Date;
   /**
    * When the user sent it, by the platform's own clock (WhatsApp's `timestamp`), where the adapter has it: the

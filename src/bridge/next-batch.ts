@@ -1,5 +1,5 @@
 import type { WorkItem } from "./store/work-queue.js";
-import { readPayload } from "./work-payload.js";
+import { isMessagePayload, readPayload } from "./work-payload.js";
 
 /** However long pieces keep coming, an album waits at most this many windows after its first piece. */
 const MAX_ALBUM_WINDOWS = 4;
@@ -59,7 +59,7 @@ export function nextBatch(items: WorkItem[], rules: BatchRules): BatchChoice | u
  */
 function albumOf(item: WorkItem): string | undefined | null {
   const payload = readPayload(item.payload);
-  return payload?.kind === "message" ? payload.message.album : null;
+  return isMessagePayload(payload) ? payload.message.album : null;
 }
 
 /** The pieces of `album` at the end of `batch`. */

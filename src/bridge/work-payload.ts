@@ -1,33 +1,29 @@
-import type { PendingAlert } from "../features/alerts/saved-searches.js";
 import type { InboundMessage, MediaRef, ReplyTarget } from "./inbound.js";
 
 /**
- * What a work item of a conversation asks the bridge to do, as stored (JSON): answer a user's message, or act on the
- * conversation's handoff in its turn — so that a timeout, a late mail or an operator's resume never races a message
- * of the same conversation, whichever instance handles which.
+ * What a work item of a conversation asks the bridge to do, as stored (JSON): answer a user's message, or run a
+ * feature's work in the conversation's turn (a handoff's timeout, an alert) — so that such work never races a
+ * message of the same conversation, whichever instance handles which.
  */
-export type WorkPayload =
-  | { kind: "message"; message: StoredMessage }
-  | { kind: "handoff"; action: HandoffAction; target: ReplyTarget; channel: string; botId: string }
-  | { kind: "alert"; action: AlertAction; target: ReplyTarget; channel: string; botId: string };
+export type WorkPayload = MessagePayload | FeaturePayload;
 
-/** A conversation's alert event, handled in the conversation's order (after a /stop sent before it, say). */
-export type AlertAction =
-  /** A listing event matched one of its saved searches: sent now, or kept until it may go. */
-  | { type: "event"; alert: PendingAlert }
-  /** The alerts kept may go now. */
-  | { type: "flush" };
+/** A user's message to answer. */
+export interface MessagePayload {
+  kind: "message";
+  message: StoredMessage;
+}
 
-/** A conversation's handoff event, handled in the conversation's order. */
-export type HandoffAction =
-  /** The handoff's time is up (`until` names which handoff). */
-  | { type: "timeout"; until: number }
-  /** Follow-ups written since `followUpKey` are due to be mailed. */
-  | { type: "follow-ups"; followUpKey: string }
-  /** A retry settled the handoff mail `mailId`. */
-  | { type: "mail-settled"; mailId: string; outcome: "sent" | "failed"; confirmation: string }
-  /** An operator gave the conversation back to the bot. */
-  | { type: "resume" };
+/**
+ * A feature's work in a conversation: `kind` names the feature's job that runs it (see Feature.jobs), `action`
+ * what to do, and the place the conversation is reached at.
+ */
+export interface FeaturePayload {
+  kind: string;
+  action: { type: string };
+  target: ReplyTarget;
+  channel: string;
+  botId: string;
+}
 
 /** An InboundMessage as JSON: its dates as epoch milliseconds. */
 export interface StoredMessage extends Omit<InboundMessage, "receivedAt" | "sentAt"> {
@@ -51,15 +47,25 @@ export function messagePayload(message: InboundMessage): WorkPayload {
 export function readPayload(payload: unknown): WorkPayload | undefined {
   if (typeof payload !== "object" || payload === null) return undefined;
   const value = payload as Partial<WorkPayload>;
-  if (value.kind === "message" && isStoredMessage(value.message)) return value as WorkPayload;
+  if (value.kind === "message" && isStoredMessage((value as Partial<MessagePayload>).message))
+    return value as WorkPayload;
+  const work = value as Partial<FeaturePayload>;
   if (
-    (value.kind === "handoff" || value.kind === "alert") &&
-    typeof value.action?.type === "string" &&
-    isTarget(value.target)
+    typeof work.kind === "string" &&
+    work.kind !== "message" &&
+    typeof work.action?.type === "string" &&
+    isTarget(work.target) &&
+    typeof work.channel === "string" &&
+    typeof work.botId === "string"
   ) {
     return value as WorkPayload;
   }
   return undefined;
+}
+
+/** Whether `payload` is a user's message (any other kind is a feature's work). */
+export function isMessagePayload(payload: WorkPayload | undefined): payload is MessagePayload {
+  return payload?.kind === "message";
 }
 
 /** The message of a message payload, with its date. */

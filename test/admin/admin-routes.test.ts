@@ -2,9 +2,9 @@ import { createServer, type Server } from "node:http";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { adminRoutes } from "../../src/admin/admin-routes.js";
-import { HandoffDesk } from "../../src/features/handoff/handoff-desk.js";
 import { createBridgeMetrics } from "../../src/bridge/metrics.js";
 import { openBridgeStore } from "../../src/bridge/store/open-bridge-store.js";
+import { HandoffDesk } from "../../src/features/handoff/handoff-desk.js";
 import { createLogger } from "../../src/log.js";
 import { closeServer, listenOnLoopback, loopbackUrl } from "../support/loopback-server.js";
 

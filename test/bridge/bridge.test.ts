@@ -6,6 +6,7 @@ import type { BridgeStore } from "../../src/bridge/store/bridge-store.js";
 import { openBridgeStore } from "../../src/bridge/store/open-bridge-store.js";
 import { ChatbotClient } from "../../src/client/index.js";
 import { type BridgeConfig, loadConfig } from "../../src/config.js";
+import { ANSWER_STEPS } from "../../src/features/index.js";
 import { createLogger } from "../../src/log.js";
 import { holds } from "../support/waiting.js";
 import { answerObjects, FakeChatbotApi, framings, sendEnvelope, writeSlowly } from "../upstream/fake-chatbot-api.js";
@@ -30,6 +31,7 @@ function build(overrides: Partial<BridgeConfig> = {}, channelOptions: FakeChanne
     ...channelOptions,
   });
   bridge = new Bridge({
+    steps: ANSWER_STEPS,
     store,
     config: { ...defaults, answerTimeoutMs: 1500, ...overrides },
     chatbots: [{ botId: "bot", client, serialNumber: "bot-1" }],

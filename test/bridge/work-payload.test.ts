@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { InboundMessage } from "../../src/bridge/inbound.js";
-import { inboundMessage, messagePayload, readPayload } from "../../src/bridge/work-payload.js";
+import { inboundMessage, isMessagePayload, messagePayload, readPayload } from "../../src/bridge/work-payload.js";
 
 const message: InboundMessage = {
   channel: "whatsapp",
@@ -21,14 +21,14 @@ describe("work payload", () => {
   it("keeps a message's dates through the store, the platform's time of sending included", () => {
     const payload = readPayload(stored(messagePayload(message)));
     expect(payload?.kind).toBe("message");
-    if (payload?.kind !== "message") return;
+    if (!isMessagePayload(payload)) return;
     expect(inboundMessage(payload.message)).toEqual(message);
   });
 
   it("leaves the time of sending out where the platform gave none", () => {
     const { sentAt: _, ...unsent } = message;
     const payload = readPayload(stored(messagePayload(unsent)));
-    if (payload?.kind !== "message") throw new Error("not a message payload");
+    if (!isMessagePayload(payload)) throw new Error("not a message payload");
     expect(inboundMessage(payload.message)).toEqual(unsent);
     expect("sentAt" in inboundMessage(payload.message)).toBe(false);
   });

@@ -1,6 +1,6 @@
-import { alertRequestIn, type RequestLanguage } from "../../real-estate/alert-request.js";
 import type { OutgoingText } from "../../bridge/channel.js";
 import type { ReplyTarget } from "../../bridge/inbound.js";
+import { alertRequestIn, type RequestLanguage } from "../../real-estate/alert-request.js";
 import { alertCommandIn } from "./alert-commands.js";
 import { answerFlow, questionOf, startFlow } from "./alert-flow.js";
 import { alertSentenceIn } from "./alert-sentence.js";

@@ -1,12 +1,13 @@
 import { type Attached, type BridgeParts, sendFinal } from "../../bridge/bridge-parts.js";
 import { ChannelError } from "../../bridge/channel.js";
 import type { Job } from "../../bridge/job-ledger.js";
+import { type PhraseLanguage, phraseLanguage } from "../../bridge/phrase-language.js";
 import { cardLabels } from "../listings/card-actions.js";
 import { sendCardsOnce } from "../listings/send-cards.js";
-import { type PhraseLanguage, phraseLanguage } from "../../bridge/phrase-language.js";
-import type { WorkPayload } from "../../bridge/work-payload.js";
 import { alertsDueAt } from "./alert-schedule.js";
+import { alertTemplateOf } from "./alert-template.js";
 import { alertTemplateParameters, alertText, MAX_ALERT_LINES } from "./alert-text.js";
+import type { AlertPayload } from "./alert-work.js";
 import type { PendingAlert, SavedSearches } from "./saved-searches.js";
 
 /** Alerts one conversation keeps waiting at most, the oldest dropped first (a bulk import in the quiet hours). */
@@ -17,9 +18,6 @@ interface AlertBatch {
   alerts: PendingAlert[];
   at: number;
 }
-
-/** The payload of an alert work item. */
-export type AlertPayload = Extract<WorkPayload, { kind: "alert" }>;
 
 /**
  * How the alerts of a batch go, decided once (in the ledger): as the alert message with its cards, as the channel's
@@ -77,7 +75,7 @@ export class AlertJob {
   async #route({ channel }: Attached): Promise<AlertRoute> {
     const { conversation } = this.job;
     if (await this.parts.windows.open(conversation, channel, this.payload.target, this.now())) return "message";
-    return channel.alertTemplate ? "template" : "skipped";
+    return alertTemplateOf(channel) ? "template" : "skipped";
   }
 
   /**
@@ -95,7 +93,7 @@ export class AlertJob {
       } catch (error) {
         if (fence.aborted) throw error;
         if (error instanceof ChannelError && error.outsideWindow) {
-          const route: AlertRoute = attached.channel.alertTemplate ? "template" : "skipped";
+          const route: AlertRoute = alertTemplateOf(attached.channel) ? "template" : "skipped";
           parts.log.info({ conversation: job.conversation, route }, "an alert was refused outside the window");
           await ledger.record("alert-route", route);
           return route === "template" ? this.#template(attached, batch) : "skipped";
@@ -132,7 +130,7 @@ export class AlertJob {
     const { parts, job, payload } = this;
     const { ledger, fence } = job;
     if (ledger.has("alert-template")) return "template";
-    const template = channel.alertTemplate;
+    const template = alertTemplateOf(channel);
     // Configured when the route was decided, gone since (another holder, a new configuration): nothing goes.
     if (!template) return "skipped";
     try {

@@ -1,13 +1,17 @@
 import type Keyv from "keyv";
 import type { ListingListItem } from "../../api/types.js";
+import type { BackgroundDuty } from "../../bridge/background-passes.js";
+import type { BridgeMetrics } from "../../bridge/metrics.js";
+import {
+  ALERT_CLAIM_PREFIX,
+  ALERT_FLUSH_CLAIM_PREFIX,
+  ALERTS_SNAPSHOT_PREFIX,
+} from "../../bridge/store/key-prefixes.js";
+import type { WorkQueue } from "../../bridge/store/work-queue.js";
 import { ChatbotApiError, type ChatbotClient } from "../../client/index.js";
 import type { Logger } from "../../log.js";
-import type { BackgroundDuty } from "../../bridge/background-passes.js";
 import { cardFromListing } from "../listings/card-from-listing.js";
-import type { BridgeMetrics } from "../../bridge/metrics.js";
-import { ALERT_CLAIM_PREFIX, ALERT_FLUSH_CLAIM_PREFIX, ALERTS_SNAPSHOT_PREFIX } from "../../bridge/store/key-prefixes.js";
-import type { WorkQueue } from "../../bridge/store/work-queue.js";
-import type { WorkPayload } from "../../bridge/work-payload.js";
+import type { AlertAction, AlertPayload } from "./alert-work.js";
 import { diffListings, type ListingEvent, type ListingSnapshot } from "./listing-diff.js";
 import { followListingChanges } from "./listing-feed.js";
 import { PassSchedule } from "./pass-schedule.js";
@@ -201,13 +205,8 @@ export class AlertPoller implements BackgroundDuty {
     }
   }
 
-  async #enqueue(
-    id: string,
-    conversation: string,
-    alerts: ConversationAlerts,
-    action: Extract<WorkPayload, { kind: "alert" }>["action"],
-  ): Promise<void> {
-    const payload: WorkPayload = {
+  async #enqueue(id: string, conversation: string, alerts: ConversationAlerts, action: AlertAction): Promise<void> {
+    const payload: AlertPayload = {
       kind: "alert",
       action,
       target: alerts.target,

@@ -1,6 +1,4 @@
 import type Keyv from "keyv";
-import type { Logger } from "../../log.js";
-import type { MailNote, MailOutbox, SettledMail } from "../../mail/mail-outbox.js";
 import type { InboundMessage, ReplyTarget } from "../../bridge/inbound.js";
 import type { BridgeMetrics } from "../../bridge/metrics.js";
 import {
@@ -13,7 +11,9 @@ import {
 } from "../../bridge/store/key-prefixes.js";
 import type { MemberSets } from "../../bridge/store/leases.js";
 import type { TranscriptEntry } from "../../bridge/transcript.js";
-import type { HandoffAction } from "../../bridge/work-payload.js";
+import type { Logger } from "../../log.js";
+import type { MailNote, MailOutbox, SettledMail } from "../../mail/mail-outbox.js";
+import type { HandoffAction } from "./handoff-action.js";
 import { followUpMail, type HandoffCase, handoffMail } from "./handoff-mail.js";
 import { handoffTexts } from "./handoff-texts.js";
 

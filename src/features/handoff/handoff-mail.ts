@@ -1,6 +1,6 @@
-import type { Mail } from "../../mail/smtp-mailer.js";
 import type { InboundMessage } from "../../bridge/inbound.js";
 import type { TranscriptEntry } from "../../bridge/transcript.js";
+import type { Mail } from "../../mail/smtp-mailer.js";
 
 /** Who asked for a person, where, and when: what a handoff mail and its follow-ups are about. */
 export interface HandoffCase {

@@ -1,10 +1,10 @@
-import type { LeadInput } from "../../client/index.js";
-import type { HandoffConfig } from "../../config.js";
 import type { OutgoingText } from "../../bridge/channel.js";
 import type { ChatbotSettingsReader } from "../../bridge/chatbot-settings.js";
 import type { InboundMessage } from "../../bridge/inbound.js";
 import type { BridgeMetrics } from "../../bridge/metrics.js";
 import type { Transcript } from "../../bridge/transcript.js";
+import type { LeadInput } from "../../client/index.js";
+import type { HandoffConfig } from "../../config.js";
 import type { HandoffDesk } from "./handoff-desk.js";
 import { handoffIntent } from "./handoff-request.js";
 import { handoffTexts } from "./handoff-texts.js";

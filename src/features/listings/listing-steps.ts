@@ -1,8 +1,10 @@
 import type { BotState } from "../../bridge/bridge-parts.js";
 import type { InboundMessage } from "../../bridge/inbound.js";
 import { type CardLabels, cardLabels, similarHomesQuestion } from "./card-actions.js";
+import { cardTapOf } from "./card-surface.js";
 import { cardFacts } from "./card-text.js";
 import type { ListingCard } from "./listing-card.js";
+import type { ListingCards } from "./listing-cards.js";
 import type { listingReferences } from "./listing-references.js";
 
 /**
@@ -13,7 +15,7 @@ const CARDS_LOOKUP_MS = 10_000;
 
 /** The cards of `references`, or none when the lookup takes longer than {@link CARDS_LOOKUP_MS}. */
 export async function lookUpCards(
-  bot: BotState,
+  listings: ListingCards,
   references: ReturnType<typeof listingReferences>,
   max: number,
 ): Promise<ListingCard[]> {
@@ -22,19 +24,19 @@ export async function lookUpCards(
     timer = setTimeout(() => resolve([]), CARDS_LOOKUP_MS);
   });
   try {
-    return await Promise.race([bot.listings.cardsFor(references, max), late]);
+    return await Promise.race([listings.cardsFor(references, max), late]);
   } finally {
     clearTimeout(timer);
   }
 }
 
 /** The batch's text with each tap on a card's button as the question it asks ("Similar homes": like that listing). */
-export async function cardQuestions(batch: InboundMessage[], bot: BotState): Promise<string> {
+export async function cardQuestions(batch: readonly InboundMessage[], listings: ListingCards): Promise<string> {
   const texts = await Promise.all(
     batch.map(async (message) => {
-      const tap = message.cardAction;
+      const tap = cardTapOf(message);
       if (!tap) return message.text.trim();
-      const item = await bot.listings.listing(tap.mlsNumber);
+      const item = await listings.listing(tap.mlsNumber);
       return item && tap.action === "similar" ? similarHomesQuestion(item) : message.text.trim();
     }),
   );
@@ -56,6 +58,6 @@ export async function cardLabelsOf(bot: BotState): Promise<CardLabels> {
 }
 
 /** Whether the batch has a tap on a card's "Book a viewing". */
-export function tapsViewing(batch: InboundMessage[]): boolean {
-  return batch.some((message) => message.cardAction?.action === "viewing");
+export function tapsViewing(batch: readonly InboundMessage[]): boolean {
+  return batch.some((message) => cardTapOf(message)?.action === "viewing");
 }

@@ -3,6 +3,7 @@ import { ChannelError } from "../../bridge/channel.js";
 import type { ReplyTarget } from "../../bridge/inbound.js";
 import type { Job } from "../../bridge/job-ledger.js";
 import { CARD_ACTIONS, type CardLabels } from "./card-actions.js";
+import { cardSurfaceOf } from "./card-surface.js";
 import type { ListingCard } from "./listing-card.js";
 
 /** What the ledger keeps of a message's listing cards: the cards looked up once, and how many were sent. */
@@ -22,12 +23,12 @@ export async function sendCardsOnce(
   parts: Pick<BridgeParts, "log" | "metrics">,
   attached: Attached,
   target: ReplyTarget,
-  job: Job,
+  job: Pick<Job, "ledger" | "fence" | "conversation">,
   step: string,
   lookUp: () => Promise<ListingCard[]>,
   labels?: CardLabels,
 ): Promise<void> {
-  const surface = attached.channel.cards;
+  const surface = cardSurfaceOf(attached.channel);
   if (!surface) return;
   const { log, metrics } = parts;
   const { ledger, fence, conversation } = job;

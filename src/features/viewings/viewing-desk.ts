@@ -1,16 +1,17 @@
 import type Keyv from "keyv";
-import type { LeadInput } from "../../client/index.js";
-import type { Logger } from "../../log.js";
-import type { MailOutbox } from "../../mail/mail-outbox.js";
 import type { ChatbotSettingsReader } from "../../bridge/chatbot-settings.js";
 import { contactLink, isContact } from "../../bridge/contact.js";
 import type { InboundMessage } from "../../bridge/inbound.js";
-import { cardFromListing } from "../listings/card-from-listing.js";
-import type { ListingCard } from "../listings/listing-card.js";
-import type { ListingCards } from "../listings/listing-cards.js";
 import { phraseLanguage } from "../../bridge/phrase-language.js";
 import { VIEWING_MAIL_PREFIX, VIEWING_PREFIX } from "../../bridge/store/key-prefixes.js";
 import type { Transcript } from "../../bridge/transcript.js";
+import type { LeadInput } from "../../client/index.js";
+import type { Logger } from "../../log.js";
+import type { MailOutbox } from "../../mail/mail-outbox.js";
+import { cardFromListing } from "../listings/card-from-listing.js";
+import { cardTapOf } from "../listings/card-surface.js";
+import type { ListingCard } from "../listings/listing-card.js";
+import type { ListingCards } from "../listings/listing-cards.js";
 import { listingName, viewingMail } from "./viewing-mail.js";
 import { type ViewingTexts, viewingTexts } from "./viewing-texts.js";
 import { describeTime, knownZone, understandTime, type ZonedTime } from "./viewing-time.js";
@@ -105,8 +106,9 @@ export class ViewingDesk {
     const last = batch.at(-1) as InboundMessage;
     const state = (await this.#options.keyv.get(key(conversation))) as ViewingState | undefined;
     if (state?.last.eventId === last.eventId) return state.last.turn;
-    const tap = batch.findLast((message) => message.cardAction?.action === "viewing");
-    if (tap?.cardAction) return this.#start(conversation, tap, tap.cardAction.mlsNumber, bot);
+    const tap = batch.findLast((message) => cardTapOf(message)?.action === "viewing");
+    const tapped = tap && cardTapOf(tap);
+    if (tap && tapped) return this.#start(conversation, tap, tapped.mlsNumber, bot);
     if (!state || state.step === "done" || state.updatedAt + this.#timeoutMs <= this.#now()) return undefined;
     const texts = await textsOf(bot);
     const text = batch

@@ -1,7 +1,7 @@
+import type { TranscriptEntry } from "../../bridge/transcript.js";
 import type { Mail } from "../../mail/smtp-mailer.js";
 import { escapeHtml, type HandoffCase, lines, time, who } from "../handoff/handoff-mail.js";
 import type { ListingCard } from "../listings/listing-card.js";
-import type { TranscriptEntry } from "../../bridge/transcript.js";
 import { VIEWING_LENGTH_MS, viewingIcs } from "./viewing-ics.js";
 import { describeTime, type ZonedTime } from "./viewing-time.js";
 

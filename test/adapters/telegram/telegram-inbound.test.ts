@@ -169,7 +169,7 @@ describe("TelegramInbound", () => {
       expect.objectContaining({
         eventId: "70",
         text: "Show me homes similar to MLS TX-1001",
-        cardAction: { action: "similar", mlsNumber: "TX-1001" },
+        button: "card:similar:TX-1001",
         // In a group the answer replies to the card.
         target: { chatId: "-1001", isGroup: true, threadId: undefined, replyToMessageId: "44" },
         user: expect.objectContaining({ id: "7", name: "Ana" }),

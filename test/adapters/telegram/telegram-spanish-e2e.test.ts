@@ -4,8 +4,8 @@
  */
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { viewingTexts } from "../../../src/features/viewings/viewing-texts.js";
 import type { RunningBridge } from "../../../src/bridge-app.js";
+import { viewingTexts } from "../../../src/features/viewings/viewing-texts.js";
 import { type EmulatedMessage, TelegramEmulator } from "../../emulators/telegram.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { until } from "../../support/waiting.js";

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { WebChannel } from "../../../adapters/web/outbound.js";
-import type { ListingCard } from "../../../src/features/listings/listing-card.js";
 import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { openMemoryStore } from "../../../src/bridge/store/memory-store.js";
+import type { ListingCard } from "../../../src/features/listings/listing-card.js";
 
 const target = { chatId: "visitor-1", isGroup: false };
 const card = (mlsNumber: string): ListingCard => ({

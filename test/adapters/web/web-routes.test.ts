@@ -102,7 +102,7 @@ describe("web chat routes", () => {
     expect(accepted[0]).toMatchObject({
       eventId: `${VISITOR}:t1`,
       text: "Book a viewing of MLS TX-1001",
-      cardAction: { action: "viewing", mlsNumber: "TX-1001" },
+      button: "card:viewing:TX-1001",
     });
     for (const cardAction of ["card:tour:TX-1001", "card:viewing:", 42]) {
       const res = await post(base, { ...tap, messageId: "t2", cardAction });

@@ -1,6 +1,5 @@
 import { vi } from "vitest";
 import {
-  type AlertTemplate,
   type Budget,
   type Channel,
   type ChannelCapabilities,
@@ -14,6 +13,7 @@ import {
 } from "../../../src/bridge/channel.js";
 import type { ReplyTarget } from "../../../src/bridge/inbound.js";
 import type { AnswerEvent } from "../../../src/client/answer-events.js";
+import type { AlertTemplate } from "../../../src/features/alerts/alert-template.js";
 
 /** Telegram's documented limits, as the Telegram adapter is expected to declare them. */
 export const TELEGRAM_LIMITS: ChannelLimits = {

@@ -1,8 +1,8 @@
 import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
+import { MemorySets } from "../../../src/bridge/store/memory-leases.js";
 import { AlertDesk, MAX_SEARCHES } from "../../../src/features/alerts/alert-desk.js";
 import { SavedSearches } from "../../../src/features/alerts/saved-searches.js";
-import { MemorySets } from "../../../src/bridge/store/memory-leases.js";
 
 function desk(language: "en" | "es" = "en") {
   const sets = new MemorySets(() => undefined);

@@ -1,18 +1,19 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type PendingAlert, SavedSearches } from "../../../src/features/alerts/saved-searches.js";
 import { Bridge } from "../../../src/bridge/bridge.js";
 import { ChannelError } from "../../../src/bridge/channel.js";
-import { cardFromListing } from "../../../src/features/listings/card-from-listing.js";
 import { createBridgeMetrics } from "../../../src/bridge/metrics.js";
 import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { LAST_MESSAGE_PREFIX } from "../../../src/bridge/store/key-prefixes.js";
 import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 import { ChatbotClient } from "../../../src/client/index.js";
 import { loadConfig } from "../../../src/config.js";
+import { type PendingAlert, SavedSearches } from "../../../src/features/alerts/saved-searches.js";
+import { ANSWER_STEPS } from "../../../src/features/index.js";
+import { cardFromListing } from "../../../src/features/listings/card-from-listing.js";
 import { createLogger } from "../../../src/log.js";
+import { chat, FakeChannel } from "../../bridge/reply/fake-channel.js";
 import { holds } from "../../support/waiting.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";
-import { chat, FakeChannel } from "../../bridge/reply/fake-channel.js";
 
 const defaults = loadConfig({}, { envFile: undefined }).bridge;
 const fast = { perSecond: 1000, burst: 1000 };
@@ -51,6 +52,7 @@ async function setUp(channel: FakeChannel, lastMessageAt?: number, steps?: Recor
   const client = new ChatbotClient({ baseUrl: "http://127.0.0.1:9", apiKey: "sk", timeoutMs: 500 });
   const metrics = createBridgeMetrics();
   bridge = new Bridge({
+    steps: ANSWER_STEPS,
     store,
     config: { ...defaults, alerts: { pollMs: 0, quietHours: { from: 21, to: 8 } } },
     chatbots: [{ botId: "bot", client, serialNumber: "bot-1" }],

@@ -1,12 +1,12 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { AlertPoller, type WatchedChatbot } from "../../../src/features/alerts/alert-poller.js";
-import { SavedSearches } from "../../../src/features/alerts/saved-searches.js";
 import { createBridgeMetrics } from "../../../src/bridge/metrics.js";
 import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { ALERTS_SNAPSHOT_PREFIX } from "../../../src/bridge/store/key-prefixes.js";
 import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 import { ChatbotClient } from "../../../src/client/index.js";
+import { AlertPoller, type WatchedChatbot } from "../../../src/features/alerts/alert-poller.js";
+import { SavedSearches } from "../../../src/features/alerts/saved-searches.js";
 import { createLogger } from "../../../src/log.js";
 import { sampleListing, useApiHarness } from "../../support/api-harness.js";
 import { TcpRelay } from "../../support/tcp-relay.js";

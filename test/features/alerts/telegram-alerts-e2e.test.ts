@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningBridge } from "../../../src/bridge-app.js";
-import { listingItem } from "../../upstream/scripted-chatbot.js";
 import { AlertsScene } from "../../adapters/telegram/alerts-scene.js";
+import { listingItem } from "../../upstream/scripted-chatbot.js";
 
 const CHAT = 77_001;
 const HOUR = 60 * 60 * 1000;

@@ -8,11 +8,11 @@ import type { ListingInput } from "../../../src/api/types.js";
 import type { RunningBridge } from "../../../src/bridge-app.js";
 import { ChatbotClient } from "../../../src/client/index.js";
 import { createLogger, type Logger } from "../../../src/log.js";
+import { AlertsScene } from "../../adapters/telegram/alerts-scene.js";
 import { type OtherInstance, sampleListing, startOtherInstance, useApiHarness } from "../../support/api-harness.js";
 import { postgresForTests } from "../../support/postgres.js";
 import { redisForTests } from "../../support/redis.js";
 import { until } from "../../support/waiting.js";
-import { AlertsScene } from "../../adapters/telegram/alerts-scene.js";
 
 const redis = await redisForTests();
 const postgres = await postgresForTests();

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningBridge } from "../../../src/bridge-app.js";
+import { AlertsScene } from "../../adapters/telegram/alerts-scene.js";
 import { redisForTests } from "../../support/redis.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";
-import { AlertsScene } from "../../adapters/telegram/alerts-scene.js";
 
 const redis = await redisForTests();
 const CHAT = 77_101;

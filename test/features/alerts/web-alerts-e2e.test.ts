@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningBridge } from "../../../src/bridge-app.js";
+import { AlertsScene } from "../../adapters/telegram/alerts-scene.js";
 import { until } from "../../support/waiting.js";
 import { newVisitor, openWebChatStream, type StreamedEvent } from "../../support/web-chat-stream.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";
-import { AlertsScene } from "../../adapters/telegram/alerts-scene.js";
 
 const HOUR = 60 * 60 * 1000;
 const GREETING = "Welcome to **Homes**!";

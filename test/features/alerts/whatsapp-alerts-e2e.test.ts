@@ -2,10 +2,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALERT_TEMPLATE, WhatsAppAlertsScene } from "../../adapters/whatsapp/whatsapp-alerts-scene.js";
 import { shownText } from "../../emulators/whatsapp.js";
 import { until } from "../../support/waiting.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";
-import { ALERT_TEMPLATE, WhatsAppAlertsScene } from "../../adapters/whatsapp/whatsapp-alerts-scene.js";
 
 /** A user who writes again just before the alert: inside the 24-hour window. */
 const INSIDE = "15550101001";

@@ -1,11 +1,11 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Handoff, HandoffDesk } from "../../../src/features/handoff/handoff-desk.js";
-import { handoffTexts } from "../../../src/features/handoff/handoff-texts.js";
 import type { InboundMessage } from "../../../src/bridge/inbound.js";
 import { type BridgeMetrics, createBridgeMetrics } from "../../../src/bridge/metrics.js";
 import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
-import type { HandoffAction } from "../../../src/bridge/work-payload.js";
+import type { HandoffAction } from "../../../src/features/handoff/handoff-action.js";
+import { type Handoff, HandoffDesk } from "../../../src/features/handoff/handoff-desk.js";
+import { handoffTexts } from "../../../src/features/handoff/handoff-texts.js";
 import { createLogger } from "../../../src/log.js";
 import { MailOutbox } from "../../../src/mail/mail-outbox.js";
 import { createSmtpMailer } from "../../../src/mail/smtp-mailer.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { handoffIntent } from "../../../src/features/handoff/handoff-request.js";
 import { loadConfig } from "../../../src/config.js";
+import { handoffIntent } from "../../../src/features/handoff/handoff-request.js";
 
 const keywords = loadConfig({}, { envFile: undefined }).bridge.handoff.keywords;
 

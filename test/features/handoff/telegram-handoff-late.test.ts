@@ -1,14 +1,14 @@
 import type { Update } from "grammy/types";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { handoffTexts } from "../../../src/features/handoff/handoff-texts.js";
 import type { RunningBridge } from "../../../src/bridge-app.js";
+import { handoffTexts } from "../../../src/features/handoff/handoff-texts.js";
+import { privateUpdateIn } from "../../adapters/telegram/telegram-fixtures.js";
+import { repliesIn } from "../../adapters/telegram/telegram-replies.js";
 import { TelegramEmulator } from "../../emulators/telegram.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { SmtpSink } from "../../support/smtp-sink.js";
 import { removeDataDir, tempDataDir } from "../../support/sqlite.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
-import { privateUpdateIn } from "../../adapters/telegram/telegram-fixtures.js";
-import { repliesIn } from "../../adapters/telegram/telegram-replies.js";
 
 const HANDOFF_TEXTS = handoffTexts(undefined);
 

@@ -1,16 +1,16 @@
 import type { Update } from "grammy/types";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { handoffTexts } from "../../../src/features/handoff/handoff-texts.js";
 import type { RunningBridge } from "../../../src/bridge-app.js";
 import { run } from "../../../src/cli/run.js";
+import { handoffTexts } from "../../../src/features/handoff/handoff-texts.js";
+import { privateUpdateIn } from "../../adapters/telegram/telegram-fixtures.js";
+import { repliesIn, textsIn } from "../../adapters/telegram/telegram-replies.js";
 import { TelegramEmulator } from "../../emulators/telegram.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { SmtpSink } from "../../support/smtp-sink.js";
 import { terminal } from "../../support/terminal.js";
 import { until } from "../../support/waiting.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
-import { privateUpdateIn } from "../../adapters/telegram/telegram-fixtures.js";
-import { repliesIn, textsIn } from "../../adapters/telegram/telegram-replies.js";
 
 const HANDOFF_TEXTS = handoffTexts(undefined);
 

@@ -1,19 +1,21 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Bridge } from "../../../src/bridge/bridge.js";
-import { type CardSurface, ChannelError } from "../../../src/bridge/channel.js";
+import { ChannelError } from "../../../src/bridge/channel.js";
 import type { InboundMessage, ReplyTarget } from "../../../src/bridge/inbound.js";
-import type { CardAction, CardLabels } from "../../../src/features/listings/card-actions.js";
-import type { ListingCard } from "../../../src/features/listings/listing-card.js";
 import { createBridgeMetrics } from "../../../src/bridge/metrics.js";
 import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 import { ChatbotClient } from "../../../src/client/index.js";
 import { loadConfig } from "../../../src/config.js";
+import { ANSWER_STEPS } from "../../../src/features/index.js";
+import type { CardAction, CardLabels } from "../../../src/features/listings/card-actions.js";
+import type { CardSurface } from "../../../src/features/listings/card-surface.js";
+import type { ListingCard } from "../../../src/features/listings/listing-card.js";
 import { createLogger } from "../../../src/log.js";
+import { FakeChannel } from "../../bridge/reply/fake-channel.js";
 import { holds } from "../../support/waiting.js";
 import { answerObjects, FakeChatbotApi, framings, sendEnvelope, writeSlowly } from "../../upstream/fake-chatbot-api.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";
-import { FakeChannel } from "../../bridge/reply/fake-channel.js";
 
 const defaults = loadConfig({}, { envFile: undefined }).bridge;
 const fast = { perSecond: 1000, burst: 1000 };
@@ -58,6 +60,7 @@ const bridges: Bridge[] = [];
 function start(channel: CardChannel, listingCardsMax = 3): Bridge {
   const client = new ChatbotClient({ baseUrl: api.url, apiKey: "sk", sessionKey: "session", timeoutMs: 2000 });
   const bridge = new Bridge({
+    steps: ANSWER_STEPS,
     store,
     config: { ...defaults, answerTimeoutMs: 1500, listingCardsMax, work: { concurrency: 10, leaseMs: 1_000 } },
     chatbots: [{ botId: "bot", client, serialNumber: "bot-1" }],
@@ -87,7 +90,7 @@ function inbound(text: string, chatId = "c1", fields: Partial<InboundMessage> = 
 
 /** A tap on a card's "Book a viewing" of listing `mls`. */
 const viewingTap = (mls: string, chatId = "c1") =>
-  inbound(`Book a viewing of MLS ${mls}`, chatId, { cardAction: { action: "viewing", mlsNumber: mls } });
+  inbound(`Book a viewing of MLS ${mls}`, chatId, { button: `card:viewing:${mls}` });
 
 const GREETING = "Hi! How can I help you today?";
 

@@ -25,7 +25,7 @@ function message(text: string, fields: Partial<InboundMessage> = {}): InboundMes
   };
 }
 
-const tap = () => message("Book a viewing of MLS TX-1001", { cardAction: { action: "viewing", mlsNumber: "TX-1001" } });
+const tap = () => message("Book a viewing of MLS TX-1001", { button: "card:viewing:TX-1001" });
 
 /** A desk on a memory store, with a clock the test moves and the mails it submits recorded (each id once). */
 function desk(options: { outbox?: boolean; email?: string; language?: string } = {}) {
