@@ -19,7 +19,7 @@ const FIXTURE_SECONDS = 4.83;
 const COPIES = Math.ceil(NOTE_SECONDS / FIXTURE_SECONDS);
 const WARM_UPS = 1;
 const RUNS = 5;
-const FIXTURES = new URL("../test/fixtures/media", import.meta.url);
+const FIXTURES = new URL("../test/fixtures/media/", import.meta.url);
 
 const INPUTS = {
   "Ogg/Opus voice note (24 kb/s, 48 kHz)": {

@@ -13,7 +13,7 @@ import type {
   ListingUpdate,
 } from "../../src/api/types.js";
 
-const SRC = fileURLToPath(new URL("../../src", import.meta.url));
+const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
 /** Every `from "…"` of the TypeScript files under `folder`, as `file: specifier`. */
 function importsUnder(folder: string): string[] {

@@ -11,7 +11,7 @@ import type { Json } from "./mutate.js";
  * does, instead of queueing behind one user's pacing.
  */
 
-const FIXTURES = new URL("../fixtures/vercel-chat", import.meta.url);
+const FIXTURES = new URL("../fixtures/vercel-chat/", import.meta.url);
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(name, FIXTURES), "utf8"));
 const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as Json;
 

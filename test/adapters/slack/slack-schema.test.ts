@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { screenEventsPayload, screenInteractivePayload } from "../../../adapters/slack/schema.js";
 
-const FIXTURES = new URL("../../fixtures/vercel-chat", import.meta.url);
+const FIXTURES = new URL("../../fixtures/vercel-chat/", import.meta.url);
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(name, FIXTURES), "utf8"));
 const dm = fixture("dm-slack.json");
 const channel = fixture("slack.json");

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Update } from "grammy/types";
 
 /** The recorded Telegram updates of the Vercel Chat SDK (MIT; see the folder's README.md). */
-const FIXTURES = new URL("../../fixtures/vercel-chat", import.meta.url);
+const FIXTURES = new URL("../../fixtures/vercel-chat/", import.meta.url);
 
 interface ReplayFixture {
   botName: string;

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseDelivery } from "../../../adapters/whatsapp/inbound.js";
 
-const FIXTURES = new URL("../../fixtures/vercel-chat", import.meta.url);
+const FIXTURES = new URL("../../fixtures/vercel-chat/", import.meta.url);
 const fixture = JSON.parse(readFileSync(new URL("dm-whatsapp.json", FIXTURES), "utf8"));
 const context = { botId: "default", phoneNumberId: fixture.phoneNumberId as string, now: () => new Date(0) };
 

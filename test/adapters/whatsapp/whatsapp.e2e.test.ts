@@ -9,7 +9,7 @@ import { shownText, WhatsAppEmulator } from "../../emulators/whatsapp.js";
 import { freePort, until } from "../../support/waiting.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
 
-const FIXTURES = new URL("../../fixtures/vercel-chat", import.meta.url);
+const FIXTURES = new URL("../../fixtures/vercel-chat/", import.meta.url);
 const fixture = JSON.parse(readFileSync(new URL("dm-whatsapp.json", FIXTURES), "utf8"));
 const VERIFY_TOKEN = "verify-me-42";
 

@@ -9,7 +9,7 @@ import { SlackEmulator } from "../../emulators/slack.js";
 import { freePort, until } from "../../support/waiting.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";
 
-const FIXTURES = new URL("../../fixtures/vercel-chat", import.meta.url);
+const FIXTURES = new URL("../../fixtures/vercel-chat/", import.meta.url);
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(name, FIXTURES), "utf8"));
 const dm = fixture("dm-slack.json");
 const channelFixture = fixture("slack.json");
