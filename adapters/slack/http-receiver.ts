@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import type { App, Receiver, Logger as SlackLogger } from "@slack/bolt";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
+import { answerBeforeBody } from "../../src/early-answer.js";
 import { sameSecret } from "../../src/secrets.js";
 import { type ScreenedSlackPayload, screenEventsPayload, screenInteractivePayload } from "./schema.js";
 
@@ -10,6 +11,12 @@ const MAX_CLOCK_SKEW_S = 5 * 60;
 
 /** Slack's events and interactivity payloads are small (a message is at most 40,000 characters); checked while streaming. */
 const MAX_BODY = "1mb";
+
+/** What X-Slack-Signature looks like: `v0=` and the HMAC-SHA256 in 64 lowercase hex digits, as Slack writes it. */
+const SIGNATURE_SHAPE = /^v0=[0-9a-f]{64}$/;
+
+/** The answer to a request whose signature is missing, cannot be one, or does not match. */
+const BAD_SIGNATURE = { error: "wrong or missing X-Slack-Signature" };
 
 /** What {@link SlackHttpReceiver} needs. */
 export interface SlackHttpOptions {
@@ -28,13 +35,14 @@ type Endpoint = "events" | "interactive";
 /**
  * The Events API and interactivity over HTTP, in place of Bolt's ExpressReceiver so that every answer is ours and
  * JSON: a request whose X-Slack-Request-Timestamp is missing or more than five minutes from now, in either direction,
- * is refused with 401 before its body is read; the body is read up to 1 MB while it streams (413 beyond, from the
- * app's error handler); X-Slack-Signature (HMAC-SHA256 of `v0:<timestamp>:<body>`, compared in constant time) must
- * match, else 401 and nothing is processed. An authentic payload is then sorted (schema.ts): the
- * url_verification challenge is answered, a payload that does not fit is reported and acknowledged (Slack would
- * otherwise retry it), an ignored kind acknowledged unread, and the rest handed to Bolt, answered once the bridge has
- * taken it (milliseconds, inside Slack's 3 s), or 500 so that Slack delivers it again. Events acknowledgements carry
- * a small JSON status; interactivity acknowledgements are empty, as Slack reads a body there as a message.
+ * or whose X-Slack-Signature is missing or not of the form `v0=<64 hex digits>`, is refused with 401 before its body
+ * is read; the body is read up to 1 MB while it streams (413 beyond, from the app's error handler); the signature
+ * (HMAC-SHA256 of `v0:<timestamp>:<body>`, compared in constant time) must match, else 401 and nothing is processed.
+ * An authentic payload is then sorted (schema.ts): the url_verification challenge is answered, a payload that does
+ * not fit is reported and acknowledged (Slack would otherwise retry it), an ignored kind acknowledged unread, and the
+ * rest handed to Bolt, answered once the bridge has taken it (milliseconds, inside Slack's 3 s), or 500 so that Slack
+ * delivers it again. Events acknowledgements carry a small JSON status; interactivity acknowledgements are empty, as
+ * Slack reads a body there as a message.
  */
 export class SlackHttpReceiver implements Receiver {
   readonly router: Router;
@@ -45,10 +53,10 @@ export class SlackHttpReceiver implements Receiver {
     this.#options = options;
     const body = express.raw({ type: () => true, limit: MAX_BODY });
     this.router = express.Router();
-    this.router.post(options.eventsPath, refuseStale, body, (req: Request, res: Response) =>
+    this.router.post(options.eventsPath, refuseStale, refuseUnsigned, body, (req: Request, res: Response) =>
       this.#receive(req, res, "events"),
     );
-    this.router.post(options.actionsPath, refuseStale, body, (req: Request, res: Response) =>
+    this.router.post(options.actionsPath, refuseStale, refuseUnsigned, body, (req: Request, res: Response) =>
       this.#receive(req, res, "interactive"),
     );
   }
@@ -65,7 +73,7 @@ export class SlackHttpReceiver implements Receiver {
   async #receive(req: Request, res: Response, endpoint: Endpoint): Promise<void> {
     const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     if (!this.#authentic(req, raw)) {
-      res.status(401).json({ error: "wrong or missing X-Slack-Signature" });
+      res.status(401).json(BAD_SIGNATURE);
       return;
     }
     const acknowledge = (status: string) => {
@@ -143,7 +151,23 @@ export class SlackHttpReceiver implements Receiver {
 function refuseStale(req: Request, res: Response, next: NextFunction): void {
   const timestamp = Number(req.get("x-slack-request-timestamp"));
   if (!Number.isFinite(timestamp) || Math.abs(Date.now() / 1000 - timestamp) > MAX_CLOCK_SKEW_S) {
-    res.status(401).json({ error: "X-Slack-Request-Timestamp is missing or more than five minutes from now" });
+    answerBeforeBody(req, res, 401, {
+      error: "X-Slack-Request-Timestamp is missing or more than five minutes from now",
+    });
+    return;
+  }
+  next();
+}
+
+/**
+ * 401 for a request whose X-Slack-Signature is missing or cannot be a signature, before its body is read: no body
+ * could make it match, so a forged request gets its 401 whatever its size (not a 413 for a body over the limit), and
+ * nothing of it is read but what the drain throws away. The shape says nothing about the secret; whether a
+ * well-formed signature matches is checked on the body, in constant time.
+ */
+function refuseUnsigned(req: Request, res: Response, next: NextFunction): void {
+  if (!SIGNATURE_SHAPE.test(req.get("x-slack-signature") ?? "")) {
+    answerBeforeBody(req, res, 401, BAD_SIGNATURE);
     return;
   }
   next();

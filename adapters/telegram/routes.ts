@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
+import { answerBeforeBody } from "../../src/early-answer.js";
 import type { Logger } from "../../src/log.js";
 import { sameSecret } from "../../src/secrets.js";
 import type { DeliveryOutcome } from "./delivery.js";
@@ -53,12 +54,13 @@ export function telegramWebhookRoutes(
   const ackWithinMs = options.ackWithinMs ?? DEFAULT_ACK_WITHIN_MS;
   const authenticate = (req: Request, res: Response, next: NextFunction) => {
     const webhook = webhooks.get(botIdOf(req));
+    // Both refusals come before the body is read: it is drained, so that the sender gets the answer.
     if (!webhook) {
-      res.status(404).json({ error: "no such Telegram bot" });
+      answerBeforeBody(req, res, 404, { error: "no such Telegram bot" });
       return;
     }
     if (!secretMatches(webhook.secret, req.get(SECRET_HEADER))) {
-      res.status(401).json({ error: "wrong or missing X-Telegram-Bot-Api-Secret-Token" });
+      answerBeforeBody(req, res, 401, { error: "wrong or missing X-Telegram-Bot-Api-Secret-Token" });
       return;
     }
     res.locals.webhook = webhook;

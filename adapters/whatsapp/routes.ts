@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
-import express, { type Request, type Response, type Router } from "express";
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { InboundSink } from "../../src/bridge/inbound.js";
 import type { MalformedReason, Refusal, ReportMalformed } from "../../src/bridge/malformed-payloads.js";
+import { answerBeforeBody } from "../../src/early-answer.js";
 import type { Logger } from "../../src/log.js";
 import { sameSecret } from "../../src/secrets.js";
 import { parseDelivery } from "./inbound.js";
@@ -12,6 +13,12 @@ export const WHATSAPP_WEBHOOK_PATH = "/webhooks/whatsapp";
 
 /** Meta's deliveries are small (a few KB, up to a hundred messages); the limit applies while the body streams in. */
 const MAX_BODY = "3mb";
+
+/** What X-Hub-Signature-256 looks like: `sha256=` and the HMAC-SHA256 in 64 lowercase hex digits, as Meta writes it. */
+const SIGNATURE_SHAPE = /^sha256=[0-9a-f]{64}$/;
+
+/** The answer to a delivery whose signature is missing, cannot be one, or does not match. */
+const BAD_SIGNATURE = { error: "wrong or missing X-Hub-Signature-256" };
 
 /** What {@link whatsappWebhookRoutes} needs: one number's webhook. */
 export interface WhatsAppRoutesOptions {
@@ -36,8 +43,10 @@ export interface WhatsAppRoutesOptions {
  * bridge in order and answers 200 at once — 500 if the bridge could not take them, so Meta delivers again (it
  * retries for days, and the bridge deduplicates on the message id). A signed delivery that is not JSON or does not
  * fit the schema of what the bridge reads (schema.ts) is reported and answered 200 `malformed`: none of it is used,
- * and Meta stops sending it. The signature covers the body, so a body over 3 MB is refused (413, JSON, by the app's
- * error handler) before it can be checked; answers are always JSON.
+ * and Meta stops sending it. A request whose X-Hub-Signature-256 is missing or not of the form `sha256=<64 hex
+ * digits>` is refused with 401 before its body is read; the signature covers the body, so a well-formed one with a
+ * body over 3 MB is refused (413, JSON, by the app's error handler) before it can be checked; answers are always
+ * JSON.
  */
 export function whatsappWebhookRoutes(options: WhatsAppRoutesOptions): Router {
   const { path, appSecret, verifyToken, botId, phoneNumberId, bridge, channel, log } = options;
@@ -55,11 +64,12 @@ export function whatsappWebhookRoutes(options: WhatsAppRoutesOptions): Router {
     res.status(200).json({ status: "malformed" });
   };
   // The raw bytes are what the signature covers.
-  router.post(path, express.raw({ type: () => true, limit: MAX_BODY }), async (req: Request, res: Response) => {
+  const rawBody = express.raw({ type: () => true, limit: MAX_BODY });
+  router.post(path, refuseUnsigned, rawBody, async (req: Request, res: Response) => {
     const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const expected = `sha256=${createHmac("sha256", appSecret).update(raw).digest("hex")}`;
     if (!sameSecret(expected, req.get("x-hub-signature-256") ?? "")) {
-      res.status(401).json({ error: "wrong or missing X-Hub-Signature-256" });
+      res.status(401).json(BAD_SIGNATURE);
       return;
     }
     let body: unknown;
@@ -99,4 +109,18 @@ export function whatsappWebhookRoutes(options: WhatsAppRoutesOptions): Router {
     res.status(200).json({ status: "accepted", messages: delivery.messages.length });
   });
   return router;
+}
+
+/**
+ * 401 for a delivery whose X-Hub-Signature-256 is missing or cannot be a signature, before its body is read: no body
+ * could make it match, so a forged request gets its 401 whatever its size (not a 413 for a body over the limit), and
+ * nothing of it is read but what the drain throws away. The shape says nothing about the secret; whether a
+ * well-formed signature matches is checked on the body, in constant time.
+ */
+function refuseUnsigned(req: Request, res: Response, next: NextFunction): void {
+  if (!SIGNATURE_SHAPE.test(req.get("x-hub-signature-256") ?? "")) {
+    answerBeforeBody(req, res, 401, BAD_SIGNATURE);
+    return;
+  }
+  next();
 }

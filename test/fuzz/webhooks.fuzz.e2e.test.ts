@@ -182,9 +182,18 @@ describe("the webhooks and the web chat under fuzzing (authentic, malformed bodi
     });
     expect(brokenWebPost.status).toBe(400);
     expect(await brokenWebPost.json()).toEqual({ error: "the request body is not valid JSON" });
-    const huge = await fetch(`${base}/webhooks/whatsapp`, {
+    // A signature that can never match is refused from the headers, whatever the size of the body; a well-formed one
+    // needs the body, which is over the limit.
+    const hugeUnsigned = await fetch(`${base}/webhooks/whatsapp`, {
       method: "POST",
       headers: { "content-type": "application/json" },
+      body: "x".repeat(4 * 1024 * 1024),
+    });
+    expect(hugeUnsigned.status).toBe(401);
+    expect(await hugeUnsigned.json()).toEqual({ error: "wrong or missing X-Hub-Signature-256" });
+    const huge = await fetch(`${base}/webhooks/whatsapp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hub-signature-256": `sha256=${"0".repeat(64)}` },
       body: "x".repeat(4 * 1024 * 1024),
     });
     expect(huge.status).toBe(413);

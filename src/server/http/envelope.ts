@@ -2,10 +2,14 @@ import type { Response } from "express";
 import { API_VERSION, type Envelope } from "../../api/envelope.js";
 import type { ApiStatus } from "./api-error.js";
 
+/** The successful envelope of `data`. */
+export function dataEnvelope(data: unknown): Envelope {
+  return { Data: data ?? null, Version: API_VERSION, Success: true, Code: 200, Message: "" };
+}
+
 /** Sends a successful envelope. */
 export function sendData(res: Response, data: unknown): void {
-  const envelope: Envelope = { Data: data ?? null, Version: API_VERSION, Success: true, Code: 200, Message: "" };
-  res.status(200).json(envelope);
+  res.status(200).json(dataEnvelope(data));
 }
 
 /** The failure envelope: `Data` null, `Code` equal to the HTTP status, `Message` saying what is wrong. */

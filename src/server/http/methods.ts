@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response, Router } from "express";
+import { answerBeforeBody } from "../../early-answer.js";
 import { ApiError } from "./api-error.js";
-import { sendData } from "./envelope.js";
+import { dataEnvelope } from "./envelope.js";
 
 /** The methods an operation is served with. */
 export type OperationMethod = "GET" | "POST" | "PUT";
@@ -13,9 +14,10 @@ function serve(router: Router, method: OperationMethod, path: string, handlers: 
   if (method === "GET") route.get(...handlers);
   else if (method === "POST") route.post(...handlers);
   else route.put(...handlers);
-  route.options((_req: Request, res: Response) => {
+  route.options((req: Request, res: Response) => {
     res.set("Allow", allow);
-    sendData(res, allowed);
+    // Nothing reads an OPTIONS request's body: one still on its way is drained, so that the answer arrives.
+    answerBeforeBody(req, res, 200, dataEnvelope(allowed));
   });
   route.all((req: Request, res: Response) => {
     res.set("Allow", allow);

@@ -12,6 +12,7 @@ import {
   telegramWebhookRoutes,
 } from "../../../adapters/telegram/routes.js";
 import type { MalformedPayload, ReportMalformed } from "../../../src/bridge/malformed-payloads.js";
+import { sendBody } from "../../support/raw-http.js";
 
 vi.mock("node:crypto", async (importOriginal) => {
   const original = await importOriginal<typeof import("node:crypto")>();
@@ -22,6 +23,8 @@ const SECRET = "s3cret_TOKEN-value";
 let server: Server | undefined;
 
 afterEach(async () => {
+  // A refused body is drained after the answer, so a client may still hold a connection that close() alone waits for.
+  server?.closeAllConnections();
   if (server) await new Promise((resolve) => server?.close(resolve));
   server = undefined;
   vi.mocked(crypto.timingSafeEqual).mockClear();
@@ -172,6 +175,30 @@ describe("telegramWebhookRoutes", () => {
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ error: "wrong or missing X-Telegram-Bot-Api-Secret-Token" });
     expect(reports).toEqual([]);
+    expect(received).toEqual([]);
+  });
+
+  it("gets its 401 or 404 to a sender still sending a large body, even one asking Connection: close", async () => {
+    const { webhook, received } = recordingWebhook();
+    const base = await serve(new Map([["default", webhook]]));
+    const bodyBytes = 4 * 1024 * 1024;
+    const cases = [
+      { path: "/webhooks/telegram", secret: undefined, status: 401 },
+      { path: "/webhooks/telegram", secret: "wrong", status: 401 },
+      { path: "/webhooks/telegram/nobody", secret: SECRET, status: 404 },
+    ];
+    for (const { path, secret, status } of cases) {
+      for (const connection of ["close", "keep-alive"] as const) {
+        const headers: Record<string, string> = { "content-type": "application/json" };
+        if (secret !== undefined) headers[SECRET_HEADER] = secret;
+        const answer = await sendBody(base, { method: "POST", path, headers, bodyBytes, connection });
+        const label = `${path} ${secret} ${connection}`;
+        expect(answer.error, label).toBeUndefined();
+        expect(answer.status, label).toBe(status);
+        expect(answer.sentBytes, label).toBe(bodyBytes);
+        expect(JSON.parse(answer.body), label).toHaveProperty("error");
+      }
+    }
     expect(received).toEqual([]);
   });
 
