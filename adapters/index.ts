@@ -1,4 +1,4 @@
-import type { ChannelPlugin } from "../src/channel-plugin.js";
+import type { ChannelPlugin } from "../src/plugin/channel-plugin.js";
 import { slackPlugin } from "./slack/index.js";
 import { telegramPlugin } from "./telegram/index.js";
 import { webPlugin } from "./web/index.js";

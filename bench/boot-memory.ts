@@ -4,10 +4,10 @@
  * a remote chatbot API (CHATBOT_API_URL, a scripted chatbot), and Telegram only with the embedded chatbot API (no
  * CHATBOT_API_URL). Slack and WhatsApp are off, the store is the default SQLite file in a fresh DATA_DIR. VmRSS
  * (/proc/<pid>/status) is read twice: at rest, two seconds after /readyz first answers 200, as an operator would read
- * it (the process has collected its startup garbage itself by then, see src/startup-garbage.ts); then after full
+ * it (the process has collected its startup garbage itself by then, see src/app/startup-garbage.ts); then after full
  * collections forced through the inspector (the process runs with it on loopback; its idle thread, under 1 MiB, is in
  * both figures): five, a second apart (the first readings still hold pages just freed), the last one reported. Also prints the heap in use and which parts loaded on first use the process reports loaded
- * (`chatbridge_module_loaded` in /metrics, see src/lazy-parts.ts). Figures are MiB (1,048,576 bytes).
+ * (`chatbridge_module_loaded` in /metrics, see src/common/lazy-parts.ts). Figures are MiB (1,048,576 bytes).
  * Run: npm run build && npx tsx bench/boot-memory.ts [--runs K]   (default 1 run per configuration; not a test)
  */
 import { type ChildProcess, spawn } from "node:child_process";

@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Agent, request } from "undici";
-import { loadConfig } from "../src/config.js";
-import { createLogger } from "../src/log.js";
+import { createLogger } from "../src/common/log.js";
+import { loadConfig } from "../src/config/config.js";
 import { openEmbeddedApi, serveApi, shutdownApi } from "../src/server/embedded-api.js";
 
 const QUESTIONS = [

@@ -10,9 +10,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildWidget } from "../adapters/web/build-widget.js";
-import { startBridge } from "../src/bridge-app.js";
-import { loadConfig } from "../src/config.js";
-import { createLogger } from "../src/log.js";
+import { startBridge } from "../src/app/bridge-app.js";
+import { createLogger } from "../src/common/log.js";
+import { loadConfig } from "../src/config/config.js";
 import { launchChromium } from "../test/support/chromium.js";
 import { freePort } from "../test/support/waiting.js";
 

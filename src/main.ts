@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { EventEmitter } from "node:events";
+import { keepWebAssemblyOnBaselineCompiler } from "./app/wasm-baseline.js";
 import { run } from "./cli/run.js";
-import { keepWebAssemblyOnBaselineCompiler } from "./wasm-baseline.js";
 
 // Before any request: undici compiles its WebAssembly HTTP parser on the first connection.
 keepWebAssemblyOnBaselineCompiler();

@@ -12,6 +12,7 @@ import { ChannelError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
 import { TokenBucket } from "../../src/bridge/reply/token-bucket.js";
+import type { Logger } from "../../src/common/log.js";
 import {
   CARD_LABELS,
   type CardAction,
@@ -21,7 +22,6 @@ import {
 import type { CardSurface } from "../../src/features/listings/card-surface.js";
 import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
 import type { ListingCard } from "../../src/features/listings/listing-card.js";
-import type { Logger } from "../../src/log.js";
 import { operatorProblem, toChannelError } from "./errors.js";
 import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
 

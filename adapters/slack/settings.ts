@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { ChannelStatus } from "../../src/channel-plugin.js";
-import { nonEmptyText, optionalText } from "../../src/config-variables.js";
+import { nonEmptyText, optionalText } from "../../src/config/config-variables.js";
+import type { ChannelStatus } from "../../src/plugin/channel-plugin.js";
 
 /** A Slack Bot User OAuth Token. */
 const botToken = z

@@ -1,5 +1,5 @@
 import { Api } from "grammy/web";
-import type { ConversationStart } from "../../src/channel-plugin.js";
+import type { ConversationStart } from "../../src/plugin/channel-plugin.js";
 import { botApiFetch } from "./bot-api-fetch.js";
 import type { TelegramSettings } from "./settings.js";
 

@@ -1,5 +1,5 @@
-import { defineChannelPlugin } from "../../src/channel-plugin.js";
-import { lazyPart } from "../../src/lazy-parts.js";
+import { lazyPart } from "../../src/common/lazy-parts.js";
+import { defineChannelPlugin } from "../../src/plugin/channel-plugin.js";
 import {
   TELEGRAM_VARIABLES,
   type TelegramEntry,

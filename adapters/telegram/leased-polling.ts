@@ -1,6 +1,6 @@
 import type { Leases } from "../../src/bridge/store/leases.js";
 import { runWhileLeased } from "../../src/bridge/store/while-leased.js";
-import type { Logger } from "../../src/log.js";
+import type { Logger } from "../../src/common/log.js";
 import type { TelegramPoller } from "./polling.js";
 
 /**

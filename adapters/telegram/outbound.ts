@@ -12,6 +12,7 @@ import type {
 import { ChannelError, MediaTooLargeError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
+import type { Logger } from "../../src/common/log.js";
 import {
   CARD_LABELS,
   type CardAction,
@@ -21,7 +22,6 @@ import {
 import type { CardSurface } from "../../src/features/listings/card-surface.js";
 import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
 import type { ListingCard } from "../../src/features/listings/listing-card.js";
-import type { Logger } from "../../src/log.js";
 import { botApiFetch } from "./bot-api-fetch.js";
 import { operatorProblem, toChannelError } from "./errors.js";
 import { escapeHtml, markdownToTelegramHtml, measureMarkdown, visibleLength } from "./format.js";

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Api } from "grammy/web";
-import type { Logger } from "../../src/log.js";
+import type { Logger } from "../../src/common/log.js";
 import type { DeliveryOutcome } from "./delivery.js";
 import { operatorProblem } from "./errors.js";
 

@@ -1,4 +1,4 @@
-import { type ChannelContext, type RunningChannel, startEach } from "../../src/channel-plugin.js";
+import { type ChannelContext, type RunningChannel, startEach } from "../../src/plugin/channel-plugin.js";
 import { type TelegramWebhook, telegramWebhookRoutes } from "./routes.js";
 import type { TelegramSettings } from "./settings.js";
 import { startTelegram } from "./setup.js";
@@ -6,7 +6,7 @@ import { startTelegram } from "./setup.js";
 export { telegramConversationLink } from "./conversation-link.js";
 
 /**
- * The Telegram plugin's half over grammY, imported on first use (src/lazy-parts.ts): starting its bots, and the
+ * The Telegram plugin's half over grammY, imported on first use (src/common/lazy-parts.ts): starting its bots, and the
  * conversation links, which ask the Bot API for the bot's username.
  */
 export async function startTelegramChannel({

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { ChannelStatus } from "../../src/channel-plugin.js";
-import { baseUrl } from "../../src/config-variables.js";
+import { baseUrl } from "../../src/config/config-variables.js";
+import type { ChannelStatus } from "../../src/plugin/channel-plugin.js";
 
 /** A Telegram bot token as @BotFather gives it. */
 const botToken = z

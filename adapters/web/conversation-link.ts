@@ -1,4 +1,4 @@
-import type { ConversationStart, Deployment } from "../../src/channel-plugin.js";
+import type { ConversationStart, Deployment } from "../../src/plugin/channel-plugin.js";
 
 /**
  * The bridge's web chat page with `?listing=<code>`: the widget opens its panel and sends the code as the first

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineChannelPlugin } from "../../src/channel-plugin.js";
+import { defineChannelPlugin } from "../../src/plugin/channel-plugin.js";
 import { webConversationLink } from "./conversation-link.js";
 import { DEFAULT_WEB_CHAT_LIMITS, type WebChatLimitSettings, webChatLimitsVariable } from "./limit-settings.js";
 import { WebChannel } from "./outbound.js";

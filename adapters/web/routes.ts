@@ -4,7 +4,7 @@ import { isPictureKind } from "../../src/api/chatbot-pictures.js";
 import type { ChatbotView } from "../../src/bridge/chatbot-link.js";
 import { contactLink, isContact } from "../../src/bridge/contact.js";
 import type { InboundMessage, InboundSink } from "../../src/bridge/inbound.js";
-import { etagMatches } from "../../src/etag-match.js";
+import { etagMatches } from "../../src/common/etag-match.js";
 import { cardTapMessage } from "../../src/features/listings/card-surface.js";
 import { mlsOfCode } from "../../src/features/listings/listing-links.js";
 import { originAllowed, originRefusal, widgetCors } from "./origins.js";
@@ -140,7 +140,7 @@ export interface WebChatRoutesOptions {
  * The `/webchat/` endpoints answer pages of other origins (CORS), and refuse with 403 and the fix a page whose
  * origin the chatbot's `VerifyDomain`/`Domains` do not admit. A post that is not a {@link webChatMessage} is answered
  * 400 naming the field; one that is not JSON or over 16 KB is refused in JSON by the app's error handler
- * (src/json-fallbacks.ts), as is a consent over 4 KB or a file over 20 MB; the endpoints that read nothing take no
+ * (src/app/json-fallbacks.ts), as is a consent over 4 KB or a file over 20 MB; the endpoints that read nothing take no
  * body (413). Anyone can post here: nothing is counted or logged
  * as malformed. Identities, messages, uploads and event streams are limited per visitor and per client address (429 with
  * the wait, in words: see visitor-limits.ts); a refused request is neither processed nor recorded.

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { BridgeStore } from "../../src/bridge/store/bridge-store.js";
 import { WEB_VISITOR_KEY, WEB_VISITOR_KEY_CLAIM } from "../../src/bridge/store/key-prefixes.js";
-import { sameSecret } from "../../src/secrets.js";
+import { sameSecret } from "../../src/common/secrets.js";
 
 /** A visitor token as {@link VisitorIdentity.issue} makes it: `<id>.<signature>`. */
 export const visitorToken = z

@@ -1,4 +1,4 @@
-import type { ConversationStart } from "../../src/channel-plugin.js";
+import type { ConversationStart } from "../../src/plugin/channel-plugin.js";
 import type { WhatsAppSettings } from "./settings.js";
 
 /**

@@ -9,6 +9,7 @@ import type {
 import { ChannelError, MediaTooLargeError } from "../../src/bridge/channel.js";
 import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
+import type { Logger } from "../../src/common/log.js";
 import type { AlertTemplate } from "../../src/features/alerts/alert-template.js";
 import {
   CARD_LABELS,
@@ -19,7 +20,6 @@ import {
 import type { CardSurface } from "../../src/features/listings/card-surface.js";
 import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
 import type { ListingCard } from "../../src/features/listings/listing-card.js";
-import type { Logger } from "../../src/log.js";
 import { markdownToWhatsApp, measureWhatsApp } from "./format.js";
 import { type TemplateRef, templateMessage } from "./template-message.js";
 

@@ -1,8 +1,8 @@
-import { type ChannelContext, type RunningChannel, startEach } from "../../src/channel-plugin.js";
+import { type ChannelContext, type RunningChannel, startEach } from "../../src/plugin/channel-plugin.js";
 import type { WhatsAppSettings } from "./settings.js";
 import { startWhatsApp } from "./setup.js";
 
-/** The WhatsApp plugin's half that talks to the Cloud API, imported on first use (src/lazy-parts.ts): its bots' start. */
+/** The WhatsApp plugin's half that talks to the Cloud API, imported on first use (src/common/lazy-parts.ts): its bots' start. */
 export function startWhatsAppChannel({
   bots,
   bridge,

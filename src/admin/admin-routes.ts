@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response, Router } from "express";
+import { sameSecret } from "../common/secrets.js";
 import type { HandoffDesk } from "../features/handoff/handoff-desk.js";
-import { sameSecret } from "../secrets.js";
 
 /** One conversation handed to a person, as the admin endpoint and `chatbridge handoff list` show it. */
 export interface HandoffView {

@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../common/log.js";
 import type { Leases } from "./store/leases.js";
 import { runWhileLeased } from "./store/while-leased.js";
 

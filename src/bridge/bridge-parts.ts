@@ -1,5 +1,5 @@
-import type { BridgeConfig } from "../config.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../common/log.js";
+import type { BridgeConfig } from "../config/config.js";
 import type { AnswerStops } from "./answer-stops.js";
 import type { Channel, OutgoingText } from "./channel.js";
 import type { ChatbotLink } from "./chatbot-link.js";

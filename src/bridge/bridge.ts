@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import type { BridgeConfig } from "../config.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../common/log.js";
+import type { BridgeConfig } from "../config/config.js";
 import type { MailOutbox } from "../mail/mail-outbox.js";
 import { AnswerJob, type ResolvedSteps } from "./answer-job.js";
 import type { AfterAnswerStep, AnswerStep } from "./answer-step.js";

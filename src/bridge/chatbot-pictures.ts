@@ -1,6 +1,6 @@
 import { PICTURE_SETTINGS, type PictureKind, pictureFileId } from "../api/chatbot-pictures.js";
 import type { ChatbotPicture } from "../client/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../common/log.js";
 import type { ChatbotLink } from "./chatbot-link.js";
 import type { ChatbotSettingsReader } from "./chatbot-settings.js";
 

@@ -1,5 +1,5 @@
 import type { ChatbotSettings } from "../client/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../common/log.js";
 import type { ChatbotLink } from "./chatbot-link.js";
 
 /** How long a chatbot's settings are reused before they are read again (a failed read too). */

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Logger } from "../log.js";
+import type { Logger } from "../common/log.js";
 import type { BridgeMetrics } from "./metrics.js";
 import type { ConversationLease, WorkQueue } from "./store/work-queue.js";
 

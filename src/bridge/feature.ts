@@ -1,5 +1,5 @@
-import type { BridgeConfig } from "../config.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../common/log.js";
+import type { BridgeConfig } from "../config/config.js";
 import type { MailOutbox } from "../mail/mail-outbox.js";
 import type { AfterAnswerStep, AnswerStep } from "./answer-step.js";
 import type { BackgroundDuty } from "./background-passes.js";

@@ -1,5 +1,5 @@
 import type Keyv from "keyv";
-import type { Logger } from "../log.js";
+import type { Logger } from "../common/log.js";
 import type { Channel } from "./channel.js";
 import type { InboundMessage, ReplyTarget } from "./inbound.js";
 import { LAST_MESSAGE_PREFIX } from "./store/key-prefixes.js";

@@ -1,6 +1,6 @@
 import type { Counter } from "prom-client";
 import type { z } from "zod";
-import type { Logger } from "../log.js";
+import type { Logger } from "../common/log.js";
 import { payloadShape } from "./payload-shape.js";
 
 /**

@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import { isPartLoaded, LAZY_PARTS } from "../lazy-parts.js";
+import { isPartLoaded, LAZY_PARTS } from "../common/lazy-parts.js";
 import type { WorkStats } from "./store/work-queue.js";
 
 /** The bridge's Prometheus metrics, served at /metrics. */
@@ -83,7 +83,7 @@ export interface BridgeMetrics {
    * counted as ListingVisit leads (the daily leads digest), as MLS numbers would make the label unbounded.
    */
   listingLinkVisits: Counter<"channel">;
-  /** 1 for each part loaded on first use (src/lazy-parts.ts) that this process has loaded, 0 for the others. */
+  /** 1 for each part loaded on first use (src/common/lazy-parts.ts) that this process has loaded, 0 for the others. */
   modulesLoaded: Gauge<"module">;
 }
 

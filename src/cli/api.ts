@@ -1,6 +1,6 @@
 import { once } from "node:events";
-import { loadConfig } from "../config.js";
-import { createLogger } from "../log.js";
+import { createLogger } from "../common/log.js";
+import { loadConfig } from "../config/config.js";
 import { createSmtpMailer } from "../mail/smtp-mailer.js";
 import { openEmbeddedApi, serveApi, shutdownApi } from "../server/embedded-api.js";
 import { parseCommandArgs } from "./command-args.js";

@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline/promises";
 import { type AnswerFinal, ChatbotApiError, ChatbotClient } from "../client/index.js";
-import { loadConfig } from "../config.js";
+import { loadConfig } from "../config/config.js";
 import { reachChatbotApi } from "./chatbot-api.js";
 import { parseCommandArgs } from "./command-args.js";
 import { explainApiError } from "./explain.js";

@@ -1,6 +1,6 @@
-import { type Config, ConfigError } from "../config.js";
-import { loadEmbeddedApi } from "../embedded-api-loader.js";
-import { createLogger } from "../log.js";
+import { loadEmbeddedApi } from "../app/embedded-api-loader.js";
+import { createLogger } from "../common/log.js";
+import { type Config, ConfigError } from "../config/config.js";
 
 /** Where and as whom a command talks to the chatbot API, and how to let go of it. */
 export interface ChatbotApiAccess {

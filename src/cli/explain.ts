@@ -1,4 +1,4 @@
-import { answeredByAnotherServer } from "../chatbot-diagnosis.js";
+import { answeredByAnotherServer } from "../app/chatbot-diagnosis.js";
 import type { ChatbotApiError } from "../client/index.js";
 
 /**

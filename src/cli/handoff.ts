@@ -1,5 +1,5 @@
 import type { HandoffView } from "../admin/admin-routes.js";
-import { loadConfig } from "../config.js";
+import { loadConfig } from "../config/config.js";
 import { parseCommandArgs } from "./command-args.js";
 import { type CommandIo, EXIT, UsageError } from "./io.js";
 import { HANDOFF_HELP } from "./usage.js";

@@ -1,4 +1,4 @@
-import { loadConfig } from "../config.js";
+import { loadConfig } from "../config/config.js";
 import { ensureDemo } from "../server/demo.js";
 import { createEngines } from "../server/engine/registry.js";
 import { ChatbotService } from "../server/services/chatbots.js";

@@ -1,11 +1,11 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { ChatbotClient } from "../client/index.js";
-import { type Config, loadConfig } from "../config.js";
+import { createLogger } from "../common/log.js";
+import { type Config, loadConfig } from "../config/config.js";
 import { ListingCards } from "../features/listings/listing-cards.js";
 import { listingCode } from "../features/listings/listing-links.js";
 import type { ListingReference } from "../features/listings/listing-references.js";
-import { createLogger } from "../log.js";
 import { reachChatbotApi } from "./chatbot-api.js";
 import { parseCommandArgs } from "./command-args.js";
 import { type CommandIo, EXIT, UsageError } from "./io.js";

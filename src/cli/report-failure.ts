@@ -1,5 +1,5 @@
-import { environment } from "../config.js";
-import { StartupError } from "../startup-error.js";
+import { StartupError } from "../common/startup-error.js";
+import { environment } from "../config/config.js";
 import { type CommandIo, EXIT } from "./io.js";
 
 /** Log levels at which an unexpected failure's stack trace is worth printing. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ConfigError } from "../config.js";
+import { ConfigError } from "../config/config.js";
 import { ask } from "./ask.js";
 import { handoff } from "./handoff.js";
 import { type CommandIo, EXIT, UsageError } from "./io.js";
@@ -21,7 +21,7 @@ function version(): string {
 /**
  * Runs the CLI with `argv` (without node and script) and returns the exit code. The commands that need the API
  * server's modules (`api`, `keys`) or the QR codes (`links`) are imported when they run, so that `start` with a remote
- * chatbot API never loads them (src/lazy-parts.ts).
+ * chatbot API never loads them (src/common/lazy-parts.ts).
  */
 export async function run(argv: string[], io: CommandIo): Promise<number> {
   const [command, ...args] = argv;

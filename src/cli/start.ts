@@ -1,11 +1,11 @@
 import { once } from "node:events";
-import { startBridge } from "../bridge-app.js";
-import { BRIDGE_ROLES, type BridgeRole, roleWarning } from "../bridge-role.js";
-import { loadConfig } from "../config.js";
-import { configWarnings } from "../config-warnings.js";
-import { createLogger } from "../log.js";
+import { startBridge } from "../app/bridge-app.js";
+import { BRIDGE_ROLES, type BridgeRole, roleWarning } from "../app/bridge-role.js";
+import { collectStartupGarbage } from "../app/startup-garbage.js";
+import { createLogger } from "../common/log.js";
+import { loadConfig } from "../config/config.js";
+import { configWarnings } from "../config/config-warnings.js";
 import { describeServer } from "../mail/smtp-mailer.js";
-import { collectStartupGarbage } from "../startup-garbage.js";
 import { parseCommandArgs } from "./command-args.js";
 import { type CommandIo, EXIT, UsageError } from "./io.js";
 import { masked } from "./masked-key.js";

@@ -5,7 +5,7 @@ import {
   MAIL_OUTBOX_ENTRY_PREFIX,
   MAIL_OUTBOX_INDEX_KEY,
 } from "../bridge/store/key-prefixes.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../common/log.js";
 import { type Mail, MailError, type Mailer } from "./smtp-mailer.js";
 
 const MINUTE_MS = 60_000;

@@ -1,5 +1,5 @@
 import { Router } from "express";
-import type { Logger } from "../log.js";
+import type { Logger } from "../common/log.js";
 import { ApiError } from "./http/api-error.js";
 import { apiErrorHandler } from "./http/error-handler.js";
 import { chatRoutes } from "./routes/chat-routes.js";

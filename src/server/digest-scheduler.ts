@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../common/log.js";
 import type { Mailer } from "../mail/smtp-mailer.js";
 import { DailyDigests } from "./services/daily-digests.js";
 import type { ApiStore } from "./store/api-store.js";

@@ -1,11 +1,11 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import type { Config } from "../config.js";
-import { listenOn } from "../http-listen.js";
-import type { Logger } from "../log.js";
+import { listenOn } from "../common/http-listen.js";
+import type { Logger } from "../common/log.js";
+import { ensureWritableFolder } from "../common/writable-folder.js";
+import type { Config } from "../config/config.js";
 import type { Mailer } from "../mail/smtp-mailer.js";
-import { ensureWritableFolder } from "../writable-folder.js";
 import { type ApiRouter, createApiRouter } from "./api-router.js";
 import { ensureDemo } from "./demo.js";
 import { DigestScheduler } from "./digest-scheduler.js";

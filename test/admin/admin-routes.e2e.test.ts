@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { adminRoutes } from "../../src/admin/admin-routes.js";
 import { createBridgeMetrics } from "../../src/bridge/metrics.js";
 import { openBridgeStore } from "../../src/bridge/store/open-bridge-store.js";
+import { createLogger } from "../../src/common/log.js";
 import { HandoffDesk } from "../../src/features/handoff/handoff-desk.js";
-import { createLogger } from "../../src/log.js";
 import { closeServer, listenOnLoopback, loopbackUrl } from "../support/loopback-server.js";
 
 const TOKEN = "a-long-admin-token-0123";

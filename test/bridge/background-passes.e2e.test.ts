@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BackgroundPasses } from "../../src/bridge/background-passes.js";
 import type { BridgeStore } from "../../src/bridge/store/bridge-store.js";
 import { openBridgeStore } from "../../src/bridge/store/open-bridge-store.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/common/log.js";
 import { deleteRedisKeys, freshRedisNamespace, redisForTests, TEST_REDIS_URL } from "../support/redis.js";
 import { removeDataDir, tempDataDir } from "../support/sqlite.js";
 import { holds } from "../support/waiting.js";

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ChatbotPictures } from "../../src/bridge/chatbot-pictures.js";
 import { ChatbotSettingsReader } from "../../src/bridge/chatbot-settings.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/common/log.js";
 import { useApiHarness } from "../support/api-harness.js";
 import { png, textFile } from "../support/media-fixtures.js";
 

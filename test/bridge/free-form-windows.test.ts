@@ -4,7 +4,7 @@ import type { InboundMessage } from "../../src/bridge/inbound.js";
 import type { BridgeStore } from "../../src/bridge/store/bridge-store.js";
 import { LAST_MESSAGE_PREFIX } from "../../src/bridge/store/key-prefixes.js";
 import { openBridgeStore } from "../../src/bridge/store/open-bridge-store.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/common/log.js";
 import { chat, FakeChannel } from "./reply/fake-channel.js";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -4,7 +4,7 @@ import { readUpdate } from "../../adapters/telegram/schema.js";
 import { malformedPayloadReporter } from "../../src/bridge/malformed-payloads.js";
 import { createBridgeMetrics } from "../../src/bridge/metrics.js";
 import { payloadShape } from "../../src/bridge/payload-shape.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/common/log.js";
 
 function capture(level: "info" | "error" = "info") {
   const lines: string[] = [];

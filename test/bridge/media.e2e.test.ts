@@ -4,8 +4,8 @@ import type { InboundMessage, MediaRef } from "../../src/bridge/inbound.js";
 import { MediaPipeline } from "../../src/bridge/media/media-pipeline.js";
 import { createBridgeMetrics } from "../../src/bridge/metrics.js";
 import { ChatbotClient } from "../../src/client/index.js";
-import { loadConfig } from "../../src/config.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/common/log.js";
+import { loadConfig } from "../../src/config/config.js";
 import { gif, mediaFixture, png } from "../support/media-fixtures.js";
 import { ScriptedChatbot } from "../upstream/scripted-chatbot.js";
 

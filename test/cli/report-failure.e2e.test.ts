@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { reportFailure } from "../../src/cli/report-failure.js";
-import { StartupError } from "../../src/startup-error.js";
+import { StartupError } from "../../src/common/startup-error.js";
 import { terminal } from "../support/terminal.js";
 
 describe("the CLI's report of a failure", () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { readUpdate } from "../../adapters/telegram/schema.js";
-import type { RunningBridge } from "../../src/bridge-app.js";
+import type { RunningBridge } from "../../src/app/bridge-app.js";
 import { TelegramEmulator } from "../emulators/telegram.js";
 import { startBridgeUnderTest } from "../support/bridge-under-test.js";
 import { until } from "../support/waiting.js";

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type BridgeMetrics, createBridgeMetrics } from "../../src/bridge/metrics.js";
 import type { BridgeStore } from "../../src/bridge/store/bridge-store.js";
 import { openBridgeStore } from "../../src/bridge/store/open-bridge-store.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/common/log.js";
 import { MailOutbox, type MailRetryPolicy, type SettledMail } from "../../src/mail/mail-outbox.js";
 import { createSmtpMailer, type Mail, MailError, type Mailer } from "../../src/mail/smtp-mailer.js";
 import { SmtpSink } from "../support/smtp-sink.js";

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/config/config.js";
 import { createSmtpMailer, type Mailer } from "../../src/mail/smtp-mailer.js";
 import { openEmbeddedApi } from "../../src/server/embedded-api.js";
 import { addDays, dayStart, zonedDay } from "../../src/server/services/zoned-time.js";

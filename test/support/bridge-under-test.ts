@@ -1,9 +1,9 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type RunningBridge, startBridge } from "../../src/bridge-app.js";
-import { loadConfig } from "../../src/config.js";
-import { createLogger } from "../../src/log.js";
+import { type RunningBridge, startBridge } from "../../src/app/bridge-app.js";
+import { createLogger } from "../../src/common/log.js";
+import { loadConfig } from "../../src/config/config.js";
 import type { MailRetryPolicy } from "../../src/mail/mail-outbox.js";
 import type { ScriptedChatbot } from "../upstream/scripted-chatbot.js";
 import { freePort } from "./waiting.js";

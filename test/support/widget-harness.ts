@@ -3,10 +3,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type RunningBridge, startBridge } from "../../src/bridge-app.js";
+import { type RunningBridge, startBridge } from "../../src/app/bridge-app.js";
 import { ChatbotClient } from "../../src/client/index.js";
-import { loadConfig } from "../../src/config.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/common/log.js";
+import { loadConfig } from "../../src/config/config.js";
 import { freePort } from "./waiting.js";
 
 /** Where the widget tests save screenshots for people to look at (copied out by `.ci/run`). */

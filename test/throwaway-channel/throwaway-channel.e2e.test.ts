@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHANNEL_PLUGINS } from "../../adapters/index.js";
-import { type RunningBridge, startBridge } from "../../src/bridge-app.js";
-import { ConfigError, loadConfig } from "../../src/config.js";
-import { createLogger } from "../../src/log.js";
+import { type RunningBridge, startBridge } from "../../src/app/bridge-app.js";
+import { createLogger } from "../../src/common/log.js";
+import { ConfigError, loadConfig } from "../../src/config/config.js";
 import { freePort, until } from "../support/waiting.js";
 import { lofts, pigeonPlugin } from "./index.js";
 

@@ -3,7 +3,7 @@ import type { CardAction, ListingCard } from "./protocol.js";
 /** What the link and the buttons say: the bridge's labels in the chatbot's language, sent with the cards. */
 export type CardLabels = Record<CardAction | "details", string>;
 
-/** The English labels, for cards sent without theirs (src/bridge/listings/card-actions.ts, not bundled here). */
+/** The English labels, for cards sent without theirs (src/features/listings/card-actions.ts, not bundled here). */
 const ENGLISH: CardLabels = { details: "Details", similar: "Similar homes", viewing: "Book a viewing" };
 
 /** Each anchor's carousel, so that a newer list replaces the one shown. */

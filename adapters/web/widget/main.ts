@@ -12,7 +12,7 @@ import { type WidgetMode, WidgetView } from "./view.js";
  */
 const script = document.currentScript as HTMLScriptElement | null;
 
-/** What a listing's code looks like (src/bridge/listings/listing-links.ts): Telegram's start-payload characters. */
+/** What a listing's code looks like (src/features/listings/listing-links.ts): Telegram's start-payload characters. */
 const LISTING_CODE = /^lx?-[A-Za-z0-9_-]{1,62}$/;
 
 async function start(): Promise<void> {

@@ -336,7 +336,7 @@ export class WidgetView {
   /**
    * A tap on a card's button ("Similar homes", "Book a viewing"): shown as the visitor's message, in the words the
    * bridge keeps in the history, and posted as the card's action, whose id is the one every channel's button carries
-   * (src/bridge/listings/card-actions.ts); the bridge asks the questions.
+   * (src/features/listings/card-actions.ts); the bridge asks the questions.
    */
   #tapCard(action: CardAction, mlsNumber: string): void {
     const messageId = newMessageId();

@@ -1,9 +1,9 @@
 import { MAX_UPLOAD_BYTES, MEDIA_RULES } from "../../api/media-rules.js";
 import type { ChatAskType } from "../../api/types.js";
 import type { ChatbotClient } from "../../client/index.js";
-import type { MediaConfig } from "../../config.js";
-import { lazyPart } from "../../lazy-parts.js";
-import type { Logger } from "../../log.js";
+import { lazyPart } from "../../common/lazy-parts.js";
+import type { Logger } from "../../common/log.js";
+import type { MediaConfig } from "../../config/config.js";
 import { type Channel, MediaTooLargeError } from "../channel.js";
 import type { InboundMessage, MediaRef } from "../inbound.js";
 import type { BridgeMetrics } from "../metrics.js";

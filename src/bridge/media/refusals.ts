@@ -1,5 +1,5 @@
 import { megabytes } from "../../api/media-rules.js";
-import type { MediaConfig } from "../../config.js";
+import type { MediaConfig } from "../../config/config.js";
 import { MediaTooLargeError } from "../channel.js";
 import { HeicUnreadableError } from "./heic-to-jpeg.js";
 import { AudioTooLongError, AudioUnreadableError, UnsupportedMediaError } from "./media-errors.js";

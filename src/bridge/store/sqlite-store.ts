@@ -1,7 +1,7 @@
 import type SQLite from "better-sqlite3";
 import Keyv from "keyv";
-import { openSqliteFile } from "../../sqlite-file.js";
-import type { PathSetting } from "../../writable-folder.js";
+import { openSqliteFile } from "../../common/sqlite-file.js";
+import type { PathSetting } from "../../common/writable-folder.js";
 import { LocalBudgets } from "../reply/budgets/local-budgets.js";
 import type { BridgeStore } from "./bridge-store.js";
 import { claimTtlMs } from "./claim-ttl.js";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { maskPassword } from "../../masked-url.js";
+import { maskPassword } from "../../common/masked-url.js";
 
 /** Where the bridge keeps its state, read from STORE_URL. */
 export type StoreLocation =

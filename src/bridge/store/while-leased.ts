@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../common/log.js";
 import type { Leases } from "./leases.js";
 
 /** Something that runs only while its process holds a named lease. */

@@ -9,7 +9,7 @@ import {
 } from "../../bridge/store/key-prefixes.js";
 import type { WorkQueue } from "../../bridge/store/work-queue.js";
 import { ChatbotApiError, type ChatbotClient } from "../../client/index.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../common/log.js";
 import { cardFromListing } from "../listings/card-from-listing.js";
 import type { AlertAction, AlertPayload } from "./alert-work.js";
 import { diffListings, type ListingEvent, type ListingSnapshot } from "./listing-diff.js";

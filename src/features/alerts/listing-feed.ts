@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { BridgeMetrics } from "../../bridge/metrics.js";
 import { ChatbotApiError, type ChatbotClient } from "../../client/index.js";
 import { type RetryPolicy, retryDelay } from "../../client/retry.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../common/log.js";
 
 /** How soon a lost feed is opened again: 0.5 s, doubling up to 30 s, with jitter; never given up. */
 const RECONNECT: RetryPolicy = { attempts: Number.POSITIVE_INFINITY, baseDelayMs: 500, maxDelayMs: 30_000 };

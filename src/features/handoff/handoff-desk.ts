@@ -11,7 +11,7 @@ import {
 } from "../../bridge/store/key-prefixes.js";
 import type { MemberSets } from "../../bridge/store/leases.js";
 import type { TranscriptEntry } from "../../bridge/transcript.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../common/log.js";
 import type { MailNote, MailOutbox, SettledMail } from "../../mail/mail-outbox.js";
 import type { HandoffAction } from "./handoff-action.js";
 import { followUpMail, type HandoffCase, handoffMail } from "./handoff-mail.js";

@@ -4,7 +4,7 @@ import type { InboundMessage } from "../../bridge/inbound.js";
 import type { BridgeMetrics } from "../../bridge/metrics.js";
 import type { Transcript } from "../../bridge/transcript.js";
 import type { LeadInput } from "../../client/index.js";
-import type { HandoffConfig } from "../../config.js";
+import type { HandoffConfig } from "../../config/config.js";
 import type { HandoffDesk } from "./handoff-desk.js";
 import { handoffIntent } from "./handoff-request.js";
 import { handoffTexts } from "./handoff-texts.js";

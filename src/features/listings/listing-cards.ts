@@ -1,6 +1,6 @@
 import type { ListingListItem } from "../../api/types.js";
 import type { ChatbotClient } from "../../client/index.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../common/log.js";
 import { cardFromListing } from "./card-from-listing.js";
 import type { ListingCard } from "./listing-card.js";
 import { type ListingReference, normalizeListingUrl } from "./listing-references.js";

@@ -2,7 +2,7 @@ import { LISTING_VISIT, listingVisitContent } from "../../api/listing-visit.js";
 import type { BotState } from "../../bridge/bridge-parts.js";
 import type { BridgeMetrics } from "../../bridge/metrics.js";
 import { type PhraseLanguage, phraseLanguage } from "../../bridge/phrase-language.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../common/log.js";
 
 /** What the bridge asks under the card of a listing whose link opened the conversation, per phrase language. */
 const VIEWING_QUESTIONS: Record<PhraseLanguage, string> = {

@@ -6,7 +6,7 @@ import { phraseLanguage } from "../../bridge/phrase-language.js";
 import { VIEWING_MAIL_PREFIX, VIEWING_PREFIX } from "../../bridge/store/key-prefixes.js";
 import type { Transcript } from "../../bridge/transcript.js";
 import type { LeadInput } from "../../client/index.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../common/log.js";
 import type { MailOutbox } from "../../mail/mail-outbox.js";
 import { cardFromListing } from "../listings/card-from-listing.js";
 import { cardTapOf } from "../listings/card-surface.js";

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../common/log.js";
 import { ApiError, type ApiStatus } from "./api-error.js";
 import { MAX_JSON_BODY } from "./json-body.js";
 import { sendFailureBeforeBody } from "./request-drain.js";

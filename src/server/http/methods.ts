@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response, Router } from "express";
-import { answerBeforeBody } from "../../early-answer.js";
+import { answerBeforeBody } from "../../common/early-answer.js";
 import { ApiError } from "./api-error.js";
 import { dataEnvelope } from "./envelope.js";
 

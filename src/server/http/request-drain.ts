@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { answerBeforeBody } from "../../early-answer.js";
+import { answerBeforeBody } from "../../common/early-answer.js";
 import type { ApiStatus } from "./api-error.js";
 import { failureEnvelope } from "./envelope.js";
 

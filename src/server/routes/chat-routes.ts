@@ -1,6 +1,6 @@
 import { type Response, Router } from "express";
 import { OPERATIONS } from "../../api/operations.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../common/log.js";
 import type { ApiError } from "../http/api-error.js";
 import { failureEnvelope } from "../http/envelope.js";
 import { strictRoutes } from "../http/methods.js";

@@ -6,7 +6,7 @@ import {
   listingChangesQuerySchema,
 } from "../../api/listing-changes.js";
 import { API_ROOT, OPERATIONS } from "../../api/operations.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../common/log.js";
 import { ApiError } from "../http/api-error.js";
 import { requireKey, workspaceOf } from "../http/auth.js";
 import { strictRoutes } from "../http/methods.js";

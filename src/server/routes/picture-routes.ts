@@ -4,7 +4,7 @@ import { Router } from "express";
 import { CHATBOT_PICTURE_PATH } from "../../api/chatbot-pictures.js";
 import { API_ROOT } from "../../api/operations.js";
 import { pictureQuerySchema } from "../../api/requests/chatbot.js";
-import { etagMatches } from "../../etag-match.js";
+import { etagMatches } from "../../common/etag-match.js";
 import { strictRoutes } from "../http/methods.js";
 import { parseRequest } from "../schemas/parse-request.js";
 import type { FileService } from "../services/files.js";

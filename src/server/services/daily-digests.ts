@@ -1,4 +1,4 @@
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../common/log.js";
 import { MailError, type Mailer } from "../../mail/smtp-mailer.js";
 import type { Chatbot, Digest, DigestKind, StoredSettings } from "../domain.js";
 import type { ApiStore, DigestOutcome } from "../store/api-store.js";

@@ -9,7 +9,7 @@ import { PICTURE_SETTINGS, type PictureKind, pictureFileId } from "../../api/cha
 import { gifFrameCount } from "../../api/gif-frames.js";
 import { MAX_UPLOAD_BYTES, MEDIA_RULES, megabytes } from "../../api/media-rules.js";
 import type { ChatAskType } from "../../api/types.js";
-import { sameSecret } from "../../secrets.js";
+import { sameSecret } from "../../common/secrets.js";
 import type { Workspace } from "../domain.js";
 import type { Attachment } from "../engine/types.js";
 import { ApiError, chatbotNotFound } from "../http/api-error.js";

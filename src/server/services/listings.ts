@@ -1,6 +1,6 @@
 import type { ListingChange } from "../../api/listing-changes.js";
 import type { ListingKeyType, ListingListItem } from "../../api/types.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../common/log.js";
 import type { Chatbot, Listing, ListingFields } from "../domain.js";
 import { ApiError } from "../http/api-error.js";
 import type { ApiStore } from "../store/api-store.js";

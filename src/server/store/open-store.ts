@@ -2,7 +2,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
-import { openSqliteFile } from "../../sqlite-file.js";
+import { openSqliteFile } from "../../common/sqlite-file.js";
 import type { ApiStore } from "./api-store.js";
 import type { Clock } from "./codecs.js";
 import { createKyselyStore } from "./kysely-store.js";

@@ -1,5 +1,5 @@
-import { maskPassword } from "../../masked-url.js";
-import { errorCode, firstLine, StartupError } from "../../startup-error.js";
+import { maskPassword } from "../../common/masked-url.js";
+import { errorCode, firstLine, StartupError } from "../../common/startup-error.js";
 
 /**
  * Why the PostgreSQL of DATABASE_URL could not be connected to, as one line naming DATABASE_URL (its password

@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { SlackChannel } from "../../../adapters/slack/outbound.js";
 import type { ReplyTarget } from "../../../src/bridge/inbound.js";
-import { createLogger } from "../../../src/log.js";
+import { createLogger } from "../../../src/common/log.js";
 import { SlackEmulator, type SlackLimits } from "../../emulators/slack.js";
 import { channelFailure } from "../../support/channel-failure.js";
 import { until } from "../../support/waiting.js";

@@ -5,9 +5,9 @@ import { type App, type Logger, LogLevel } from "@slack/bolt";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SlackHttpReceiver } from "../../../adapters/slack/http-receiver.js";
+import { finalErrorHandler, unknownRoute } from "../../../src/app/json-fallbacks.js";
 import type { MalformedPayload } from "../../../src/bridge/malformed-payloads.js";
-import { finalErrorHandler, unknownRoute } from "../../../src/json-fallbacks.js";
-import { createLogger } from "../../../src/log.js";
+import { createLogger } from "../../../src/common/log.js";
 import { slackSignature } from "../../emulators/slack-deliver.js";
 import { type RawAnswer, sendBody } from "../../support/raw-http.js";
 

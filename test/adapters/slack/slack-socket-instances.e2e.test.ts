@@ -1,6 +1,6 @@
 import { createClient } from "@keyv/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import { SlackEmulator } from "../../emulators/slack.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { deleteRedisKeys, freshRedisNamespace, redisForTests, TEST_REDIS_URL } from "../../support/redis.js";

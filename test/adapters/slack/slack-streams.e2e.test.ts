@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import { SlackEmulator } from "../../emulators/slack.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { until } from "../../support/waiting.js";

@@ -1,7 +1,7 @@
 import type { Update } from "grammy/types";
-import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
-import { loadConfig } from "../../../src/config.js";
-import { createLogger, type Logger } from "../../../src/log.js";
+import { type RunningBridge, startBridge } from "../../../src/app/bridge-app.js";
+import { createLogger, type Logger } from "../../../src/common/log.js";
+import { loadConfig } from "../../../src/config/config.js";
 import { type EmulatedMessage, TelegramEmulator } from "../../emulators/telegram.js";
 import { listingPolls, morePolls } from "../../support/listing-polls.js";
 import { freePort, until } from "../../support/waiting.js";

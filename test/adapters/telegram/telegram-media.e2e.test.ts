@@ -1,7 +1,7 @@
 import type { Message, Update } from "grammy/types";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
-import { loadConfig } from "../../../src/config.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
+import { loadConfig } from "../../../src/config/config.js";
 import { TelegramEmulator } from "../../emulators/telegram.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { gif, mediaFixture, png, SPEECH_SECONDS, wav } from "../../support/media-fixtures.js";

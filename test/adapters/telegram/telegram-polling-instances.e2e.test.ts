@@ -13,7 +13,7 @@ import { TelegramPoller } from "../../../adapters/telegram/polling.js";
 import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { REDIS_LEASE_PREFIX } from "../../../src/bridge/store/key-prefixes.js";
 import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
-import { createLogger } from "../../../src/log.js";
+import { createLogger } from "../../../src/common/log.js";
 import { TelegramEmulator } from "../../emulators/telegram.js";
 import { type CliProcess, spawnCli } from "../../support/cli-process.js";
 import { RecordingProxy } from "../../support/recording-proxy.js";

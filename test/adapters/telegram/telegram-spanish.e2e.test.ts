@@ -4,7 +4,7 @@
  */
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import { viewingTexts } from "../../../src/features/viewings/viewing-texts.js";
 import { type EmulatedMessage, TelegramEmulator } from "../../emulators/telegram.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createClient } from "@keyv/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { redisForTests, TEST_REDIS_URL } from "../../support/redis.js";
 import { until } from "../../support/waiting.js";

@@ -10,7 +10,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WIDGET_SETTINGS_MAX_AGE_S } from "../../../adapters/web/routes.js";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import type { ChatbotClient, ChatbotSettings } from "../../../src/client/index.js";
 import { chromiumForTests, launchChromium } from "../../support/chromium.js";
 import { SmtpSink } from "../../support/smtp-sink.js";

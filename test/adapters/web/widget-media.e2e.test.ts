@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { chromiumForTests, launchChromium } from "../../support/chromium.js";
 import { mediaFixture, png, wav } from "../../support/media-fixtures.js";

@@ -5,7 +5,7 @@
 
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { chromiumForTests, launchChromium } from "../../support/chromium.js";
 import { ScriptedChatbot } from "../../upstream/scripted-chatbot.js";

@@ -1,6 +1,6 @@
-import { type RunningBridge, startBridge } from "../../../src/bridge-app.js";
-import { loadConfig } from "../../../src/config.js";
-import { createLogger } from "../../../src/log.js";
+import { type RunningBridge, startBridge } from "../../../src/app/bridge-app.js";
+import { createLogger } from "../../../src/common/log.js";
+import { loadConfig } from "../../../src/config/config.js";
 import { shownText, WhatsAppEmulator, type WhatsAppSentMessage } from "../../emulators/whatsapp.js";
 import { listingPolls, morePolls } from "../../support/listing-polls.js";
 import { freePort, until } from "../../support/waiting.js";

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { WhatsAppChannel } from "../../../adapters/whatsapp/outbound.js";
-import { createLogger } from "../../../src/log.js";
+import { createLogger } from "../../../src/common/log.js";
 import { WhatsAppEmulator } from "../../emulators/whatsapp.js";
 import { channelFailure } from "../../support/channel-failure.js";
 import { until } from "../../support/waiting.js";

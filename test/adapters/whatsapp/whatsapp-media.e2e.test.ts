@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
-import { loadConfig } from "../../../src/config.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
+import { loadConfig } from "../../../src/config/config.js";
 import { shownText, WhatsAppEmulator } from "../../emulators/whatsapp.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { mediaFixture, png, SPEECH_SECONDS } from "../../support/media-fixtures.js";

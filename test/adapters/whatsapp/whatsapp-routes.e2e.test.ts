@@ -5,10 +5,10 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WhatsAppChannel } from "../../../adapters/whatsapp/outbound.js";
 import { WHATSAPP_WEBHOOK_PATH, whatsappWebhookRoutes } from "../../../adapters/whatsapp/routes.js";
+import { finalErrorHandler, unknownRoute } from "../../../src/app/json-fallbacks.js";
 import type { InboundMessage, InboundSink } from "../../../src/bridge/inbound.js";
 import type { MalformedPayload } from "../../../src/bridge/malformed-payloads.js";
-import { finalErrorHandler, unknownRoute } from "../../../src/json-fallbacks.js";
-import { createLogger } from "../../../src/log.js";
+import { createLogger } from "../../../src/common/log.js";
 import { hubSignature } from "../../emulators/whatsapp-webhook.js";
 import { type RawAnswer, sendBody } from "../../support/raw-http.js";
 

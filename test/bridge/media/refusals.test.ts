@@ -7,7 +7,7 @@ import {
   UnsupportedMediaError,
 } from "../../../src/bridge/media/media-errors.js";
 import { refusalOf, refusalText } from "../../../src/bridge/media/refusals.js";
-import { loadConfig } from "../../../src/config.js";
+import { loadConfig } from "../../../src/config/config.js";
 
 const { media, apologyText } = loadConfig(
   { MEDIA_TOO_LONG_TEXT: "Max {limit}, {limit}!" },

@@ -1,7 +1,7 @@
 import { createClient } from "@keyv/redis";
 import { describe, expect, it } from "vitest";
 import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
-import { StartupError } from "../../../src/startup-error.js";
+import { StartupError } from "../../../src/common/startup-error.js";
 import { deleteRedisKeys, freshRedisNamespace, redisForTests, TEST_REDIS_URL } from "../../support/redis.js";
 import { bridgeStoreContract, type StoreHarness } from "./contract.js";
 import { expectKilledHolderResumed } from "./killed-holder.js";

@@ -2,8 +2,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 import { parseStoreUrl } from "../../../src/bridge/store/store-url.js";
-import { maskPassword } from "../../../src/masked-url.js";
-import { StartupError } from "../../../src/startup-error.js";
+import { maskPassword } from "../../../src/common/masked-url.js";
+import { StartupError } from "../../../src/common/startup-error.js";
 
 const dataDir = path.resolve("/srv/chatbridge/data");
 

@@ -5,9 +5,9 @@ import type { BridgeStore } from "../../../src/bridge/store/bridge-store.js";
 import { ALERTS_SNAPSHOT_PREFIX } from "../../../src/bridge/store/key-prefixes.js";
 import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 import { ChatbotApiError } from "../../../src/client/index.js";
+import { createLogger } from "../../../src/common/log.js";
 import { AlertPoller } from "../../../src/features/alerts/alert-poller.js";
 import { SavedSearches } from "../../../src/features/alerts/saved-searches.js";
-import { createLogger } from "../../../src/log.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";
 
 let store: BridgeStore | undefined;

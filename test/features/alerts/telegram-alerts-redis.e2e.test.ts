@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import { AlertsScene } from "../../adapters/telegram/alerts-scene.js";
 import { redisForTests } from "../../support/redis.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";

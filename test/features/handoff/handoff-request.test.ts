@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../../src/config.js";
+import { loadConfig } from "../../../src/config/config.js";
 import { handoffIntent } from "../../../src/features/handoff/handoff-request.js";
 
 const keywords = loadConfig({}, { envFile: undefined }).bridge.handoff.keywords;

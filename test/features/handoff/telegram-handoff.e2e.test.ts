@@ -1,6 +1,6 @@
 import type { Update } from "grammy/types";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import { run } from "../../../src/cli/run.js";
 import { handoffTexts } from "../../../src/features/handoff/handoff-texts.js";
 import { privateUpdateIn } from "../../adapters/telegram/telegram-fixtures.js";

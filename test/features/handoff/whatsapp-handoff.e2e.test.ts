@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import { WhatsAppEmulator } from "../../emulators/whatsapp.js";
 import { startBridgeUnderTest } from "../../support/bridge-under-test.js";
 import { SmtpSink } from "../../support/smtp-sink.js";

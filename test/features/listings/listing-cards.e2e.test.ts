@@ -7,9 +7,9 @@ import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { ListingQuery } from "../../../src/api/types.js";
 import { ChatbotClient } from "../../../src/client/index.js";
+import { createLogger } from "../../../src/common/log.js";
 import { ListingCards } from "../../../src/features/listings/listing-cards.js";
 import { listingReferences } from "../../../src/features/listings/listing-references.js";
-import { createLogger } from "../../../src/log.js";
 import { sampleListing, type Tenant, useApiHarness } from "../../support/api-harness.js";
 import { freePort } from "../../support/waiting.js";
 

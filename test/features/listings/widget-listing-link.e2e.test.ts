@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import type { ChatbotClient } from "../../../src/client/index.js";
 import { listingCode } from "../../../src/features/listings/listing-links.js";
 import { chromiumForTests, launchChromium } from "../../support/chromium.js";

@@ -1,6 +1,6 @@
 import type { Update } from "grammy/types";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import { VIEWING_TEXTS } from "../../../src/features/viewings/viewing-texts.js";
 import { describeTime, understandTime } from "../../../src/features/viewings/viewing-time.js";
 import { type EmulatedMessage, TelegramEmulator } from "../../emulators/telegram.js";

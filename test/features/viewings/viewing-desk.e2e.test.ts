@@ -2,9 +2,9 @@ import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
 import type { InboundMessage } from "../../../src/bridge/inbound.js";
 import { Transcript } from "../../../src/bridge/transcript.js";
+import { createLogger } from "../../../src/common/log.js";
 import { ViewingDesk } from "../../../src/features/viewings/viewing-desk.js";
 import { VIEWING_TEXTS, viewingTexts } from "../../../src/features/viewings/viewing-texts.js";
-import { createLogger } from "../../../src/log.js";
 import type { Mail } from "../../../src/mail/smtp-mailer.js";
 import { listingItem } from "../../upstream/scripted-chatbot.js";
 

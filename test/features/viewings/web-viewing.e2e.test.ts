@@ -4,7 +4,7 @@
  * channel knows), the mail in the SMTP sink with its calendar file, and the Viewing lead in the embedded server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import type { ChatbotClient } from "../../../src/client/index.js";
 import { VIEWING_TEXTS } from "../../../src/features/viewings/viewing-texts.js";
 import { describeTime, understandTime } from "../../../src/features/viewings/viewing-time.js";

@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningBridge } from "../../../src/bridge-app.js";
+import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import type { ChatbotClient } from "../../../src/client/index.js";
 import { VIEWING_TEXTS } from "../../../src/features/viewings/viewing-texts.js";
 import { chromiumForTests, launchChromium } from "../../support/chromium.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DRAIN_LIMIT_BYTES } from "../../../src/early-answer.js";
+import { DRAIN_LIMIT_BYTES } from "../../../src/common/early-answer.js";
 import { expectSuccess, useApiHarness } from "../../support/api-harness.js";
 import { png } from "../../support/media-fixtures.js";
 import { type RawAnswer, type RawRequest, sendBody } from "../../support/raw-http.js";

@@ -3,10 +3,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadBotsFile } from "../src/bots-file.js";
-import { resolveChatbots } from "../src/chatbot-links.js";
-import { ConfigError, loadConfig } from "../src/config.js";
-import type { EmbeddedApi } from "../src/server/embedded-api.js";
+import { resolveChatbots } from "../../src/app/chatbot-links.js";
+import { loadBotsFile } from "../../src/config/bots-file.js";
+import { ConfigError, loadConfig } from "../../src/config/config.js";
+import type { EmbeddedApi } from "../../src/server/embedded-api.js";
 
 const TOKEN = "111111:AAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 const OTHER_TOKEN = "222222:BBBBBBBBBBBBBBBBBBBBBBBBBBBB";

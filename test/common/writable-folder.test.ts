@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, statSync, symlinkSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { StartupError } from "../src/startup-error.js";
-import { ensureWritableFiles, ensureWritableFolder } from "../src/writable-folder.js";
+import { StartupError } from "../../src/common/startup-error.js";
+import { ensureWritableFiles, ensureWritableFolder } from "../../src/common/writable-folder.js";
 
 const scratch = () => mkdtempSync(path.join(tmpdir(), "chatbridge-folder-"));
 const setting = (value: string) => ({ name: "DATA_DIR", value });

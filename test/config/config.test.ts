@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_WEB_CHAT_LIMITS } from "../adapters/web/limit-settings.js";
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from "../src/config.js";
+import { DEFAULT_WEB_CHAT_LIMITS } from "../../adapters/web/limit-settings.js";
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from "../../src/config/config.js";
 
 const noFile = { envFile: undefined, cwd: "/srv/app" };
 

@@ -1,9 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-
-/** pino levels accepted by `LOG_LEVEL`. */
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import { LOG_LEVELS } from "../common/log.js";
 
 /** One environment variable: how it is validated, and how to fix a bad value. */
 export interface Variable<T> {

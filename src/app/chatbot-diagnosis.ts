@@ -1,5 +1,5 @@
-import type { ChatbotApiError } from "./client/index.js";
-import { errorCode } from "./startup-error.js";
+import type { ChatbotApiError } from "../client/index.js";
+import { errorCode } from "../common/startup-error.js";
 
 /** The settings that say where a chatbot is and with which keys it is reached, as an operator changes them. */
 export interface ChatbotSettingNames {

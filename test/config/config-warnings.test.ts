@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.js";
-import { configWarnings } from "../src/config-warnings.js";
+import { loadConfig } from "../../src/config/config.js";
+import { configWarnings } from "../../src/config/config-warnings.js";
 
 const external = { CHATBOT_API_URL: "https://api.example.com/", CHATBOT_API_KEY: "sk", CHATBOT_SERIAL_NUMBER: "1" };
 

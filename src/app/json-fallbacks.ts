@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { NextFunction, Request, Response } from "express";
-import type { Logger } from "./log.js";
+import type { Logger } from "../common/log.js";
 
 /**
  * The bridge app's last route: every request no route took gets `404 {"error":"not found"}` instead of Express's

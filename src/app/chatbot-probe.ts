@@ -1,6 +1,6 @@
+import { ChatbotApiError, ChatbotClient } from "../client/index.js";
 import { diagnoseChatbotApiError } from "./chatbot-diagnosis.js";
 import type { ChatbotTarget } from "./chatbot-links.js";
-import { ChatbotApiError, ChatbotClient } from "./client/index.js";
 
 /** What a probe found: the chatbot answers, or what is wrong in people's words and the fix. */
 export type ProbeOutcome = { ok: true } | { ok: false; problem: string; fix: string };

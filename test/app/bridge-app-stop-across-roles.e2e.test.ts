@@ -4,17 +4,17 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AnswerStops } from "../src/bridge/answer-stops.js";
-import { conversationKey } from "../src/bridge/conversation-key.js";
-import { openBridgeStore } from "../src/bridge/store/open-bridge-store.js";
-import { type RunningBridge, startBridge } from "../src/bridge-app.js";
-import type { BridgeRole } from "../src/bridge-role.js";
-import { loadConfig } from "../src/config.js";
-import { createLogger } from "../src/log.js";
-import { TelegramEmulator } from "./emulators/telegram.js";
-import { deleteRedisKeys, freshRedisNamespace, redisForTests, TEST_REDIS_URL } from "./support/redis.js";
-import { freePort, until } from "./support/waiting.js";
-import { ScriptedChatbot } from "./upstream/scripted-chatbot.js";
+import { type RunningBridge, startBridge } from "../../src/app/bridge-app.js";
+import type { BridgeRole } from "../../src/app/bridge-role.js";
+import { AnswerStops } from "../../src/bridge/answer-stops.js";
+import { conversationKey } from "../../src/bridge/conversation-key.js";
+import { openBridgeStore } from "../../src/bridge/store/open-bridge-store.js";
+import { createLogger } from "../../src/common/log.js";
+import { loadConfig } from "../../src/config/config.js";
+import { TelegramEmulator } from "../emulators/telegram.js";
+import { deleteRedisKeys, freshRedisNamespace, redisForTests, TEST_REDIS_URL } from "../support/redis.js";
+import { freePort, until } from "../support/waiting.js";
+import { ScriptedChatbot } from "../upstream/scripted-chatbot.js";
 
 const redis = await redisForTests();
 

@@ -1,8 +1,11 @@
 import { createRequire } from "node:module";
 import pino, { type Logger } from "pino";
-import type { LogLevel } from "./config-variables.js";
 
 export type { Logger } from "pino";
+
+/** pino levels accepted by `LOG_LEVEL`. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * Field paths whose values are secrets wherever they appear in a log object. pino replaces them with
@@ -49,7 +52,7 @@ export function createLogger(
   return pino({ level, base: { name: "chatbridge" }, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } }, stream);
 }
 
-/** pino-pretty, required only for a terminal: a server logging JSON does not keep it in memory (src/lazy-parts.ts). */
+/** pino-pretty, required only for a terminal: a server logging JSON does not keep it in memory (src/common/lazy-parts.ts). */
 function prettyStream(options: import("pino-pretty").PrettyOptions): NodeJS.WritableStream {
   const pretty: typeof import("pino-pretty") = createRequire(import.meta.url)("pino-pretty");
   return pretty(options);

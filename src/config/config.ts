@@ -2,13 +2,14 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import type { z } from "zod";
-import { CHANNEL_PLUGINS } from "../adapters/index.js";
+import { CHANNEL_PLUGINS } from "../../adapters/index.js";
+import type { LogLevel } from "../common/log.js";
+import type { ChannelPlugin, ConfiguredChannel } from "../plugin/channel-plugin.js";
 import { loadBotsFile, type NamedBot } from "./bots-file.js";
-import type { ChannelPlugin, ConfiguredChannel } from "./channel-plugin.js";
 import { ConfigError } from "./config-error.js";
-import { type LogLevel, VARIABLES, type Variable } from "./config-variables.js";
+import { VARIABLES, type Variable } from "./config-variables.js";
 
-export { LOG_LEVELS, type LogLevel } from "./config-variables.js";
+export { LOG_LEVELS, type LogLevel } from "../common/log.js";
 
 /** Everything chatbridge reads from the environment, validated and typed. */
 export interface Config {

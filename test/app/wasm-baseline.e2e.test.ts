@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const MODULE = fileURLToPath(new URL("../src/wasm-baseline.ts", import.meta.url));
+const MODULE = fileURLToPath(new URL("../../src/app/wasm-baseline.ts", import.meta.url));
 
 /**
  * Runs a hot WebAssembly function long enough for V8's dynamic tiering to optimize it, in a process of its own

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { finalErrorHandler, unknownRoute } from "../src/json-fallbacks.js";
-import { createLogger } from "../src/log.js";
+import { finalErrorHandler, unknownRoute } from "../../src/app/json-fallbacks.js";
+import { createLogger } from "../../src/common/log.js";
 
 const logged: string[] = [];
 let server: Server;

@@ -2,11 +2,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningBridge, startBridge } from "../src/bridge-app.js";
-import { loadConfig } from "../src/config.js";
-import { createLogger } from "../src/log.js";
-import { freePort, until } from "./support/waiting.js";
-import { newVisitor } from "./support/web-chat-stream.js";
+import { type RunningBridge, startBridge } from "../../src/app/bridge-app.js";
+import { createLogger } from "../../src/common/log.js";
+import { loadConfig } from "../../src/config/config.js";
+import { freePort, until } from "../support/waiting.js";
+import { newVisitor } from "../support/web-chat-stream.js";
 
 interface PageEvent {
   type: string;

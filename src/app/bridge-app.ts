@@ -1,27 +1,27 @@
 import { once } from "node:events";
 import type { Server } from "node:http";
 import express from "express";
-import { adminRoutes } from "./admin/admin-routes.js";
-import { BackgroundPasses } from "./bridge/background-passes.js";
-import { Bridge } from "./bridge/bridge.js";
-import { malformedPayloadReporter } from "./bridge/malformed-payloads.js";
-import { createBridgeMetrics } from "./bridge/metrics.js";
-import type { BridgeStore } from "./bridge/store/bridge-store.js";
-import { openBridgeStore } from "./bridge/store/open-bridge-store.js";
+import { adminRoutes } from "../admin/admin-routes.js";
+import { BackgroundPasses } from "../bridge/background-passes.js";
+import { Bridge } from "../bridge/bridge.js";
+import { malformedPayloadReporter } from "../bridge/malformed-payloads.js";
+import { createBridgeMetrics } from "../bridge/metrics.js";
+import type { BridgeStore } from "../bridge/store/bridge-store.js";
+import { openBridgeStore } from "../bridge/store/open-bridge-store.js";
+import { listenOn } from "../common/http-listen.js";
+import type { Logger } from "../common/log.js";
+import { type Config, ConfigError } from "../config/config.js";
+import { ANSWER_STEPS, handoff } from "../features/index.js";
+import { MailOutbox, type MailRetryPolicy } from "../mail/mail-outbox.js";
+import { createSmtpMailer } from "../mail/smtp-mailer.js";
+import type { ChannelStatus, RunningChannel } from "../plugin/channel-plugin.js";
+import type { EmbeddedApi } from "../server/embedded-api.js";
 import { answers, type BridgeRole, receives, roleRefusal } from "./bridge-role.js";
-import type { ChannelStatus, RunningChannel } from "./channel-plugin.js";
 import { type ChatbotLinks, resolveChatbots } from "./chatbot-links.js";
 import { type ChatbotHealth, ChatbotMonitor } from "./chatbot-monitor.js";
-import { type Config, ConfigError } from "./config.js";
 import { loadEmbeddedApi } from "./embedded-api-loader.js";
-import { ANSWER_STEPS, handoff } from "./features/index.js";
-import { listenOn } from "./http-listen.js";
 import { finalErrorHandler, unknownRoute } from "./json-fallbacks.js";
-import type { Logger } from "./log.js";
-import { MailOutbox, type MailRetryPolicy } from "./mail/mail-outbox.js";
-import { createSmtpMailer } from "./mail/smtp-mailer.js";
 import { readinessRoute } from "./readiness.js";
-import type { EmbeddedApi } from "./server/embedded-api.js";
 
 /** The running bridge. */
 export interface RunningBridge {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
-import type { BridgeStore } from "./bridge/store/bridge-store.js";
+import type { BridgeStore } from "../bridge/store/bridge-store.js";
+import { firstLine } from "../common/startup-error.js";
 import { type ChatbotMonitor, describeTarget } from "./chatbot-monitor.js";
-import { firstLine } from "./startup-error.js";
 
 /**
  * `GET /readyz`: 200 `{"status":"ready",…}` when the store answers and every chatbot can be reached as configured,

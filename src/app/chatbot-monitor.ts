@@ -1,6 +1,6 @@
+import type { Logger } from "../common/log.js";
 import type { ChatbotTarget } from "./chatbot-links.js";
 import { type ProbeOutcome, probeChatbot } from "./chatbot-probe.js";
-import type { Logger } from "./log.js";
 
 /** One chatbot and what its last probe found. */
 export interface ChatbotHealth {

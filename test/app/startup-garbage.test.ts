@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectStartupGarbage } from "../src/startup-garbage.js";
+import { collectStartupGarbage } from "../../src/app/startup-garbage.js";
 
 describe("collectStartupGarbage", () => {
   it("frees what nothing holds any more, at once", async () => {

@@ -1,13 +1,13 @@
 import type { Router } from "express";
 import type { z } from "zod";
-import type { Channel } from "./bridge/channel.js";
-import type { ChatbotView } from "./bridge/chatbot-link.js";
-import type { InboundSink } from "./bridge/inbound.js";
-import type { ReportMalformed } from "./bridge/malformed-payloads.js";
-import type { BridgeMetrics } from "./bridge/metrics.js";
-import type { BridgeStore } from "./bridge/store/bridge-store.js";
-import type { Variable } from "./config-variables.js";
-import type { Logger } from "./log.js";
+import type { Channel } from "../bridge/channel.js";
+import type { ChatbotView } from "../bridge/chatbot-link.js";
+import type { InboundSink } from "../bridge/inbound.js";
+import type { ReportMalformed } from "../bridge/malformed-payloads.js";
+import type { BridgeMetrics } from "../bridge/metrics.js";
+import type { BridgeStore } from "../bridge/store/bridge-store.js";
+import type { Logger } from "../common/log.js";
+import type { Variable } from "../config/config-variables.js";
 
 /**
  * The contract of a channel: everything chatbridge knows of a messaging platform comes through one plugin, exported
@@ -37,7 +37,7 @@ export interface ChannelPlugin<Settings = unknown, Entry = unknown> {
   /**
    * The status line of a bot for which the channel is off (its token is not set), or undefined when it must be
    * started; `receive` as in {@link ChannelContext}. When the channel is off for every bot, `start` is not called:
-   * the plugin's module can import its platform's libraries in `start` only (see src/lazy-parts.ts), and a process
+   * the plugin's module can import its platform's libraries in `start` only (see src/common/lazy-parts.ts), and a process
    * without the channel never loads them.
    */
   off?(bot: ChannelBot<Settings>, receive: boolean): ChannelStatus | undefined;

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { z } from "zod";
-import { CHANNEL_PLUGINS } from "../adapters/index.js";
-import type { ChannelPlugin } from "./channel-plugin.js";
+import { CHANNEL_PLUGINS } from "../../adapters/index.js";
+import type { ChannelPlugin } from "../plugin/channel-plugin.js";
 import { ConfigError } from "./config-error.js";
 import { baseUrl, nonEmptyText } from "./config-variables.js";
 
@@ -165,7 +165,7 @@ function repeated(values: string[]): string[] {
 
 /**
  * The YAML parser, required (synchronously, as the configuration is read) only for a `.yaml` file: a deployment
- * without one does not keep it in memory (src/lazy-parts.ts).
+ * without one does not keep it in memory (src/common/lazy-parts.ts).
  */
 function parseYaml(content: string): unknown {
   const yaml: typeof import("yaml") = createRequire(import.meta.url)("yaml");

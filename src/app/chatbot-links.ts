@@ -1,9 +1,9 @@
-import type { ChatbotLink } from "./bridge/chatbot-link.js";
+import type { ChatbotLink } from "../bridge/chatbot-link.js";
+import { ChatbotClient } from "../client/index.js";
+import type { Config } from "../config/config.js";
+import { ConfigError } from "../config/config-error.js";
+import type { EmbeddedApi } from "../server/embedded-api.js";
 import { CHATBOT_VARIABLES, type ChatbotSettingNames } from "./chatbot-diagnosis.js";
-import { ChatbotClient } from "./client/index.js";
-import type { Config } from "./config.js";
-import { ConfigError } from "./config-error.js";
-import type { EmbeddedApi } from "./server/embedded-api.js";
 
 /** Every bot's chatbot, and the clients behind them (shared by bots that use the same API and keys). */
 export interface ChatbotLinks {

@@ -1,4 +1,4 @@
-import { parseStoreUrl } from "./bridge/store/store-url.js";
+import { parseStoreUrl } from "../bridge/store/store-url.js";
 
 /**
  * What one `chatbridge start` process does (`--role`):
