@@ -1,5 +1,6 @@
 import type Keyv from "keyv";
 import type { LeadInput } from "../../client/index.js";
+import { knownZone } from "../../common/zoned-time.js";
 import type { Logger } from "../../log.js";
 import type { MailOutbox } from "../../mail/mail-outbox.js";
 import type { ChatbotSettingsReader } from "../chatbot-settings.js";
@@ -13,7 +14,7 @@ import { VIEWING_MAIL_PREFIX, VIEWING_PREFIX } from "../store/key-prefixes.js";
 import type { Transcript } from "../transcript.js";
 import { listingName, viewingMail } from "./viewing-mail.js";
 import { type ViewingTexts, viewingTexts } from "./viewing-texts.js";
-import { describeTime, knownZone, understandTime, type ZonedTime } from "./viewing-time.js";
+import { describeTime, understandTime, type ZonedTime } from "./viewing-time.js";
 
 /** How many of a conversation's last lines a viewing mail shows. */
 const TRANSCRIPT_LINES = 20;
