@@ -1,39 +1,82 @@
-import { LeaseKeeper } from "./lease-keeper.js";
-import type { Lease } from "./leases.js";
+import { LeaseKeeper, leaseDurationMs } from "./lease-keeper.js";
+import type { Lease, Leases } from "./leases.js";
 
-/** What a backend does for a named lease it took; {@link KeptLease} adds the renewal and `lost`. */
-export interface TakenLease {
-  readonly name: string;
-  readonly token: number;
-  /** When the request that took it was sent (epoch ms). */
-  readonly takenAt: number;
-  readonly ttlMs: number;
-  /** Extends it when it is still this one; false otherwise. */
-  renew(): Promise<boolean>;
-  /** Deletes it when it is still this one. */
-  release(): Promise<void>;
+/**
+ * The named {@link Leases} of every backend. A backend gives only the three steps its store does
+ * ({@link tryTake}, {@link renewHeld}, {@link releaseHeld}, each fenced by the lease's token); this class does what
+ * a held lease needs the same way on every backend: the length checked, the renewal every third of it and `lost`
+ * ({@link LeaseKeeper}), a release that runs once and never rejects, and the leases held here, ended at
+ * {@link close}.
+ */
+export abstract class KeptLeases implements Leases {
+  readonly #kept = new Set<KeptLease>();
+  readonly #onError: (error: unknown) => void;
+
+  /** @param onError receives the renewals that failed and are retried, and the releases that failed */
+  constructor(onError: (error: unknown) => void) {
+    this.#onError = onError;
+  }
+
+  async acquire(name: string, ttlMs: number): Promise<Lease | undefined> {
+    const length = leaseDurationMs(ttlMs);
+    // Read before the take is sent, so the end the keeper counts from it is never later than the store's.
+    const takenAt = Date.now();
+    const token = await this.tryTake(name, takenAt, length);
+    if (token === undefined) return undefined;
+    const lease = new KeptLease(this, name, token, takenAt, length, this.#onError);
+    this.#kept.add(lease);
+    return lease;
+  }
+
+  /** Ends the leases held here without touching the store (the store is closing): they expire there. */
+  close(): void {
+    for (const lease of [...this.#kept]) lease.abandon();
+  }
+
+  /** Stops keeping a lease that ended here (released or lost); called by the lease. */
+  forget(lease: KeptLease): void {
+    this.#kept.delete(lease);
+  }
+
+  /**
+   * Takes lease `name` for `ttlMs` from `now` when nobody holds it or its holder's lease expired: its fencing token,
+   * larger than that of every earlier holder of the name; undefined when another holds it.
+   */
+  abstract tryTake(name: string, now: number, ttlMs: number): Promise<number | undefined>;
+
+  /** Extends lease `name` to `ttlMs` from now when it is still the live one of `token`; false when it is not. */
+  abstract renewHeld(name: string, token: number, ttlMs: number): Promise<boolean>;
+
+  /** Deletes lease `name` when it is still the one of `token`. */
+  abstract releaseHeld(name: string, token: number): Promise<void>;
 }
 
-/** The {@link Lease} of every backend, over that backend's {@link TakenLease}. */
+/** A named lease taken through a {@link KeptLeases}, renewed by it until released or lost. */
 export class KeptLease implements Lease {
   readonly name: string;
   readonly token: number;
   readonly lost: AbortSignal;
-  readonly #taken: TakenLease;
+  readonly #leases: KeptLeases;
   readonly #keeper: LeaseKeeper;
-  readonly #onEnd: (lease: KeptLease) => void;
   readonly #onError: (error: unknown) => void;
   #released: Promise<void> | undefined;
 
-  constructor(taken: TakenLease, onEnd: (lease: KeptLease) => void, onError: (error: unknown) => void) {
-    this.name = taken.name;
-    this.token = taken.token;
-    this.#taken = taken;
-    this.#onEnd = onEnd;
+  /** @param takenAt when the request that took it was sent (epoch ms) */
+  constructor(
+    leases: KeptLeases,
+    name: string,
+    token: number,
+    takenAt: number,
+    ttlMs: number,
+    onError: (error: unknown) => void,
+  ) {
+    this.name = name;
+    this.token = token;
+    this.#leases = leases;
     this.#onError = onError;
-    this.#keeper = new LeaseKeeper(taken.ttlMs, taken.takenAt, () => taken.renew(), onError);
+    this.#keeper = new LeaseKeeper(ttlMs, takenAt, () => leases.renewHeld(name, token, ttlMs), onError);
     this.lost = this.#keeper.lost;
-    this.lost.addEventListener("abort", () => onEnd(this), { once: true });
+    this.lost.addEventListener("abort", () => leases.forget(this), { once: true });
   }
 
   release(): Promise<void> {
@@ -49,8 +92,8 @@ export class KeptLease implements Lease {
   async #letGo(): Promise<void> {
     if (this.lost.aborted) return;
     this.#keeper.stop();
-    this.#onEnd(this);
+    this.#leases.forget(this);
     // Never rejects: a release that fails leaves the lease to expire, which frees it all the same.
-    await this.#taken.release().catch(this.#onError);
+    await this.#leases.releaseHeld(this.name, this.token).catch(this.#onError);
   }
 }
