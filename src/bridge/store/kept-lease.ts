@@ -1,12 +1,11 @@
-import { LeaseKeeper, leaseDurationMs } from "./lease-keeper.js";
+import { HeldLease, leaseDurationMs } from "./lease-keeper.js";
 import type { Lease, Leases } from "./leases.js";
 
 /**
  * The named {@link Leases} of every backend. A backend gives only the three steps its store does
  * ({@link tryTake}, {@link renewHeld}, {@link releaseHeld}, each fenced by the lease's token); this class does what
- * a held lease needs the same way on every backend: the length checked, the renewal every third of it and `lost`
- * ({@link LeaseKeeper}), a release that runs once and never rejects, and the leases held here, ended at
- * {@link close}.
+ * the leases need the same way on every backend: the length checked, each lease renewed and let go as every held
+ * lease is ({@link HeldLease}), and the leases held here, ended at {@link close}.
  */
 export abstract class KeptLeases implements Leases {
   readonly #kept = new Set<KeptLease>();
@@ -52,14 +51,10 @@ export abstract class KeptLeases implements Leases {
 }
 
 /** A named lease taken through a {@link KeptLeases}, renewed by it until released or lost. */
-export class KeptLease implements Lease {
+export class KeptLease extends HeldLease implements Lease {
   readonly name: string;
-  readonly token: number;
-  readonly lost: AbortSignal;
   readonly #leases: KeptLeases;
-  readonly #keeper: LeaseKeeper;
-  readonly #onError: (error: unknown) => void;
-  #released: Promise<void> | undefined;
+  readonly #ttlMs: number;
 
   /** @param takenAt when the request that took it was sent (epoch ms) */
   constructor(
@@ -70,30 +65,21 @@ export class KeptLease implements Lease {
     ttlMs: number,
     onError: (error: unknown) => void,
   ) {
+    super(token, ttlMs, takenAt, onError);
     this.name = name;
-    this.token = token;
     this.#leases = leases;
-    this.#onError = onError;
-    this.#keeper = new LeaseKeeper(ttlMs, takenAt, () => leases.renewHeld(name, token, ttlMs), onError);
-    this.lost = this.#keeper.lost;
-    this.lost.addEventListener("abort", () => leases.forget(this), { once: true });
+    this.#ttlMs = ttlMs;
   }
 
   release(): Promise<void> {
-    this.#released ??= this.#letGo();
-    return this.#released;
+    return this.letGo(() => this.#leases.releaseHeld(this.name, this.token));
   }
 
-  /** Ends the lease here without touching the store (the store is closing): it expires there. */
-  abandon(): void {
-    this.#keeper.lose("the store was closed");
+  protected override renewInStore(): Promise<boolean> {
+    return this.#leases.renewHeld(this.name, this.token, this.#ttlMs);
   }
 
-  async #letGo(): Promise<void> {
-    if (this.lost.aborted) return;
-    this.#keeper.stop();
+  protected override ended(): void {
     this.#leases.forget(this);
-    // Never rejects: a release that fails leaves the lease to expire, which frees it all the same.
-    await this.#leases.releaseHeld(this.name, this.token).catch(this.#onError);
   }
 }
