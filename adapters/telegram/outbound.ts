@@ -17,6 +17,7 @@ import { cardFacts, cardKind, cutText } from "../../src/bridge/listings/card-tex
 import type { ListingCard } from "../../src/bridge/listings/listing-card.js";
 import { readCapped } from "../../src/bridge/media/capped-body.js";
 import type { Logger } from "../../src/log.js";
+import { OperatorProblems, statusKind } from "../../src/plugin/channel-errors.js";
 import { botApiFetch } from "./bot-api-fetch.js";
 import { operatorProblem, toChannelError } from "./errors.js";
 import { escapeHtml, markdownToTelegramHtml, measureMarkdown, visibleLength } from "./format.js";
@@ -112,8 +113,7 @@ export class TelegramChannel implements Channel {
   readonly limits: ChannelLimits;
   /** The grammY API client; the setup code uses it for setWebhook, getUpdates and getMe. */
   readonly api: Api;
-  readonly #log: Logger | undefined;
-  readonly #reported = new Set<string>();
+  readonly #problems: OperatorProblems;
   readonly #token: string;
   readonly #apiRoot: string;
 
@@ -157,7 +157,7 @@ export class TelegramChannel implements Channel {
   constructor(options: TelegramChannelOptions) {
     this.botId = options.botId ?? "default";
     this.limits = { ...TELEGRAM_LIMITS, drafts: telegramDraftLimits(options.draftRates) };
-    this.#log = options.log;
+    this.#problems = new OperatorProblems(options.log, { channel: this.name, botId: this.botId });
     this.#token = options.token;
     this.#apiRoot = (options.apiRoot ?? TELEGRAM_CLOUD_API).replace(/\/+$/, "");
     // Calls that outlast a minute are stuck; getUpdates long-polls for 25 s, well inside this.
@@ -276,8 +276,7 @@ export class TelegramChannel implements Channel {
     }
     if (!response.ok) {
       await response.body?.cancel();
-      const kind = response.status >= 500 ? "transient" : "rejected";
-      throw new ChannelError(kind, `Telegram file download failed: HTTP ${response.status}`);
+      throw new ChannelError(statusKind(response.status), `Telegram file download failed: HTTP ${response.status}`);
     }
     return readCapped(response, cap, "the Telegram file");
   }
@@ -294,11 +293,7 @@ export class TelegramChannel implements Channel {
       return await operation();
     } catch (error) {
       const mapped = toChannelError(error);
-      const problem = operatorProblem(mapped);
-      if (problem && !this.#reported.has(problem.key)) {
-        this.#reported.add(problem.key);
-        this.#log?.error({ channel: this.name, botId: this.botId }, problem.message);
-      }
+      this.#problems.report(operatorProblem(mapped));
       throw mapped;
     }
   }
