@@ -1,14 +1,8 @@
-import { knownZone, wallClock, zoneOffset } from "../../common/zoned-time.js";
+import { knownZone, type WallClock, wallClock, zoneOffset } from "../../common/zoned-time.js";
 import type { PhraseLanguage } from "../phrase-language.js";
 
-/** A wall-clock time in a time zone, and the instant it stands for there. */
-export interface ZonedTime {
-  year: number;
-  /** 1 to 12. */
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
+/** A wall-clock time in a time zone, to the minute (a viewing starts on one), and the instant it stands for there. */
+export interface ZonedTime extends Omit<WallClock, "second"> {
   /** The IANA zone the fields are in. */
   timeZone: string;
   /** Epoch milliseconds of that wall-clock time in that zone. */
