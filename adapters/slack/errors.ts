@@ -1,12 +1,6 @@
 import { ErrorCode } from "@slack/web-api";
 import { ChannelError } from "../../src/bridge/channel.js";
-
-/** Something only the operator can fix, said once in the log rather than per message. */
-export interface OperatorProblem {
-  /** Stable key, so the same problem is logged once per process and bot. */
-  key: string;
-  message: string;
-}
+import { type OperatorProblem, platformCause, statusKind } from "../../src/plugin/channel-errors.js";
 
 /** Errors about the formatting, so the same text goes again as plain text. */
 const FORMAT = new Set(["invalid_blocks", "invalid_blocks_format", "invalid_markdown", "markdown_text_too_long"]);
@@ -42,9 +36,7 @@ export function toChannelError(error: unknown, method: string): ChannelError {
     }
     case ErrorCode.HTTPError: {
       const status = (error as { statusCode?: number }).statusCode ?? 0;
-      return new ChannelError(status >= 500 ? "transient" : "rejected", said(`HTTP ${status}`), undefined, {
-        cause: error,
-      });
+      return new ChannelError(statusKind(status), said(`HTTP ${status}`), undefined, { cause: error });
     }
     default: {
       const message = error instanceof Error ? error.message : String(error);
@@ -55,7 +47,7 @@ export function toChannelError(error: unknown, method: string): ChannelError {
 
 /** The Slack error code behind a channel error, if it was one. */
 export function slackErrorOf(error: unknown): string | undefined {
-  const cause = error instanceof ChannelError ? error.cause : error;
+  const cause = platformCause(error);
   if ((cause as { code?: unknown } | undefined)?.code !== ErrorCode.PlatformError) return undefined;
   return String((cause as { data?: { error?: unknown } }).data?.error ?? "");
 }
@@ -80,7 +72,7 @@ export function operatorProblem(
         message: `Slack answered ${slackError}: the bot token is wrong or was revoked. Set SLACK_BOT_TOKEN to the app's Bot User OAuth Token (xoxb-…).`,
       };
     case "missing_scope": {
-      const cause = (error instanceof ChannelError ? error.cause : error) as { data?: { needed?: string } };
+      const cause = platformCause(error) as { data?: { needed?: string } };
       const needed = cause.data?.needed ? ` (${cause.data.needed})` : "";
       return {
         key: `scope:${needed}`,

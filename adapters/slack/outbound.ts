@@ -22,6 +22,7 @@ import {
 import type { CardSurface } from "../../src/features/listings/card-surface.js";
 import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
 import type { ListingCard } from "../../src/features/listings/listing-card.js";
+import { OperatorProblems, statusKind } from "../../src/plugin/channel-errors.js";
 import { operatorProblem, toChannelError } from "./errors.js";
 import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
 
@@ -103,7 +104,7 @@ export class SlackChannel implements Channel {
   readonly #token: string;
   readonly #apiHost: string;
   readonly #log: Logger | undefined;
-  readonly #reported = new Set<string>();
+  readonly #problems: OperatorProblems;
   /** assistant.threads.setSuggestedPrompts is a courtesy outside the pacer, kept under its Tier 3 here. */
   readonly #promptBudget = new TokenBucket({ perSecond: 0.75, burst: 3 }, performance.now());
 
@@ -184,6 +185,7 @@ export class SlackChannel implements Channel {
   constructor(options: SlackChannelOptions) {
     this.botId = options.botId ?? "default";
     this.#log = options.log;
+    this.#problems = new OperatorProblems(options.log, { channel: this.name, botId: this.botId });
     this.#token = options.token;
     const apiUrl = options.apiUrl ?? "https://slack.com/api/";
     this.#apiHost = new URL(apiUrl).host;
@@ -287,17 +289,14 @@ export class SlackChannel implements Channel {
     }
     if (!response.ok) {
       await response.body?.cancel();
-      throw new ChannelError(
-        response.status >= 500 ? "transient" : "rejected",
-        `Slack file download: HTTP ${response.status}`,
-      );
+      throw new ChannelError(statusKind(response.status), `Slack file download: HTTP ${response.status}`);
     }
     if ((response.headers.get("content-type") ?? "").startsWith("text/html")) {
       await response.body?.cancel();
-      this.#reportOnce(
-        "files:read",
-        "Slack answered a login page for a shared file: add the files:read scope to the app and reinstall it.",
-      );
+      this.#problems.report({
+        key: "files:read",
+        message: "Slack answered a login page for a shared file: add the files:read scope to the app and reinstall it.",
+      });
       throw new ChannelError("rejected", "Slack file download: a login page instead of the file (files:read missing)");
     }
     return readCapped(response, maxBytes, "the Slack file");
@@ -341,16 +340,9 @@ export class SlackChannel implements Channel {
       return await operation();
     } catch (error) {
       const mapped = toChannelError(error, method);
-      const problem = operatorProblem(mapped, { channel: target.chatId });
-      if (problem) this.#reportOnce(problem.key, problem.message);
+      this.#problems.report(operatorProblem(mapped, { channel: target.chatId }));
       throw mapped;
     }
-  }
-
-  #reportOnce(key: string, message: string): void {
-    if (this.#reported.has(key)) return;
-    this.#reported.add(key);
-    this.#log?.error({ channel: this.name, botId: this.botId }, message);
   }
 }
 

@@ -1,13 +1,6 @@
 import { GrammyError, HttpError } from "grammy/web";
 import { ChannelError } from "../../src/bridge/channel.js";
-
-/** Something only the operator can fix, said once in the log rather than per message. */
-export interface OperatorProblem {
-  /** Stable key, so the same problem is logged once per process and channel. */
-  key: string;
-  /** What is wrong and how to fix it, naming the setting. */
-  message: string;
-}
+import { type OperatorProblem, platformCause, statusKind } from "../../src/plugin/channel-errors.js";
 
 /**
  * Maps a failed Bot API call to the bridge's {@link ChannelError} kinds, from the error codes and descriptions
@@ -61,8 +54,7 @@ export function toChannelError(error: unknown): ChannelError {
   ) {
     return new ChannelError("media", said, undefined, { cause: error });
   }
-  if (code >= 500) return new ChannelError("transient", said, undefined, { cause: error });
-  return new ChannelError("rejected", said, undefined, { cause: error });
+  return new ChannelError(statusKind(code), said, undefined, { cause: error });
 }
 
 /**
@@ -70,7 +62,7 @@ export function toChannelError(error: unknown): ChannelError {
  * with getUpdates), else undefined: a user blocking the bot or a deleted message is nobody's mistake.
  */
 export function operatorProblem(error: unknown): OperatorProblem | undefined {
-  const cause = error instanceof ChannelError ? error.cause : error;
+  const cause = platformCause(error);
   if (!(cause instanceof GrammyError)) return undefined;
   switch (cause.error_code) {
     case 401:

@@ -22,6 +22,7 @@ import {
 import type { CardSurface } from "../../src/features/listings/card-surface.js";
 import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
 import type { ListingCard } from "../../src/features/listings/listing-card.js";
+import { OperatorProblems, statusKind } from "../../src/plugin/channel-errors.js";
 import { botApiFetch } from "./bot-api-fetch.js";
 import { operatorProblem, toChannelError } from "./errors.js";
 import { escapeHtml, markdownToTelegramHtml, measureMarkdown, visibleLength } from "./format.js";
@@ -117,8 +118,7 @@ export class TelegramChannel implements Channel {
   readonly limits: ChannelLimits;
   /** The grammY API client; the setup code uses it for setWebhook, getUpdates and getMe. */
   readonly api: Api;
-  readonly #log: Logger | undefined;
-  readonly #reported = new Set<string>();
+  readonly #problems: OperatorProblems;
   readonly #token: string;
   readonly #apiRoot: string;
 
@@ -162,7 +162,7 @@ export class TelegramChannel implements Channel {
   constructor(options: TelegramChannelOptions) {
     this.botId = options.botId ?? "default";
     this.limits = { ...TELEGRAM_LIMITS, drafts: telegramDraftLimits(options.draftRates) };
-    this.#log = options.log;
+    this.#problems = new OperatorProblems(options.log, { channel: this.name, botId: this.botId });
     this.#token = options.token;
     this.#apiRoot = (options.apiRoot ?? TELEGRAM_CLOUD_API).replace(/\/+$/, "");
     // Calls that outlast a minute are stuck; getUpdates long-polls for 25 s, well inside this.
@@ -281,8 +281,7 @@ export class TelegramChannel implements Channel {
     }
     if (!response.ok) {
       await response.body?.cancel();
-      const kind = response.status >= 500 ? "transient" : "rejected";
-      throw new ChannelError(kind, `Telegram file download failed: HTTP ${response.status}`);
+      throw new ChannelError(statusKind(response.status), `Telegram file download failed: HTTP ${response.status}`);
     }
     return readCapped(response, cap, "the Telegram file");
   }
@@ -299,11 +298,7 @@ export class TelegramChannel implements Channel {
       return await operation();
     } catch (error) {
       const mapped = toChannelError(error);
-      const problem = operatorProblem(mapped);
-      if (problem && !this.#reported.has(problem.key)) {
-        this.#reported.add(problem.key);
-        this.#log?.error({ channel: this.name, botId: this.botId }, problem.message);
-      }
+      this.#problems.report(operatorProblem(mapped));
       throw mapped;
     }
   }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Api } from "grammy/web";
 import type { Logger } from "../../src/common/log.js";
+import { OperatorProblems } from "../../src/plugin/channel-errors.js";
 import type { DeliveryOutcome } from "./delivery.js";
 import { operatorProblem } from "./errors.js";
 
@@ -46,10 +47,11 @@ export class TelegramPoller {
   readonly #signal: AbortSignal;
   #offset: number | undefined;
   #loop: Promise<void> | undefined;
-  readonly #reported = new Set<string>();
+  readonly #problems: OperatorProblems;
 
   constructor(options: TelegramPollerOptions) {
     this.#options = options;
+    this.#problems = new OperatorProblems(options.log, { channel: "telegram" });
     this.#signal = options.until ? AbortSignal.any([this.#stop.signal, options.until]) : this.#stop.signal;
   }
 
@@ -86,7 +88,7 @@ export class TelegramPoller {
           { offset: this.#offset, timeout: this.#options.timeoutSeconds ?? 25, allowed_updates: [...ALLOWED_UPDATES] },
           signal as GrammySignal,
         );
-        this.#reported.clear();
+        this.#problems.clear();
         const handed = await this.#hand(updates as unknown[]);
         if (handed === "stopping") return;
         failures = handed === "ok" ? 0 : failures + 1;
@@ -127,12 +129,10 @@ export class TelegramPoller {
   /** Each kind of failure is logged once until a poll succeeds again, not at every retry. */
   #report(error: unknown): void {
     const problem = operatorProblem(error);
-    const key = problem?.key ?? "other";
-    if (this.#reported.has(key)) return;
-    this.#reported.add(key);
-    const log = this.#options.log;
-    if (problem) log?.error({ channel: "telegram" }, problem.message);
-    else log?.warn({ err: error, channel: "telegram" }, "Telegram getUpdates failed; retrying with backoff");
+    if (problem) this.#problems.report(problem);
+    else if (this.#problems.isNew("other")) {
+      this.#options.log?.warn({ err: error, channel: "telegram" }, "Telegram getUpdates failed; retrying with backoff");
+    }
   }
 
   async #pause(failures: number): Promise<void> {

@@ -20,6 +20,7 @@ import {
 import type { CardSurface } from "../../src/features/listings/card-surface.js";
 import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
 import type { ListingCard } from "../../src/features/listings/listing-card.js";
+import { OperatorProblems, statusKind } from "../../src/plugin/channel-errors.js";
 import { markdownToWhatsApp, measureWhatsApp } from "./format.js";
 import { type TemplateRef, templateMessage } from "./template-message.js";
 
@@ -100,7 +101,7 @@ export class WhatsAppChannel implements Channel {
   readonly botId: string;
   readonly limits: ChannelLimits = WHATSAPP_LIMITS;
   readonly #options: WhatsAppChannelOptions;
-  readonly #reported = new Set<number>();
+  readonly #problems: OperatorProblems;
 
   /** The configured alert template, sent as a template message with the bridge's variables. */
   readonly alertTemplate: AlertTemplate | undefined;
@@ -108,6 +109,7 @@ export class WhatsAppChannel implements Channel {
   constructor(options: WhatsAppChannelOptions) {
     this.#options = options;
     this.botId = options.botId ?? "default";
+    this.#problems = new OperatorProblems(options.log, { channel: this.name, botId: this.botId });
     const template = options.alertTemplate;
     this.alertTemplate = template && {
       language: template.language,
@@ -253,26 +255,21 @@ export class WhatsAppChannel implements Channel {
         // The pair limit: back off for the whole pair window rather than hammering the same user.
         return new ChannelError("rate_limited", said, 6_000);
       case 131047:
-        this.#reportOnce(
-          131047,
-          `WhatsApp refused a message to ${target?.chatId ?? "a user"} outside the 24-hour customer-service window (131047): the user must write first; alerts go as WHATSAPP_ALERT_TEMPLATE there when it is set.`,
-        );
+        this.#problems.report({
+          key: "131047",
+          message: `WhatsApp refused a message to ${target?.chatId ?? "a user"} outside the 24-hour customer-service window (131047): the user must write first; alerts go as WHATSAPP_ALERT_TEMPLATE there when it is set.`,
+        });
         return new ChannelError("rejected", said, undefined, { outsideWindow: true });
       case 190:
-        this.#reportOnce(
-          190,
-          "WhatsApp answered 190 (invalid OAuth access token): set WHATSAPP_ACCESS_TOKEN to a valid system user token.",
-        );
+        this.#problems.report({
+          key: "190",
+          message:
+            "WhatsApp answered 190 (invalid OAuth access token): set WHATSAPP_ACCESS_TOKEN to a valid system user token.",
+        });
         return new ChannelError("rejected", said);
       default:
-        return new ChannelError(status >= 500 ? "transient" : "rejected", said);
+        return new ChannelError(statusKind(status), said);
     }
-  }
-
-  #reportOnce(code: number, message: string): void {
-    if (this.#reported.has(code)) return;
-    this.#reported.add(code);
-    this.#options.log?.error({ channel: this.name, botId: this.botId }, message);
   }
 }
 

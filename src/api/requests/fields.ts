@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isTimeZone } from "../../common/zoned-time.js";
 
 /** Field validators shared by the operation schemas; each says in its message what a valid value is. */
 
@@ -55,14 +56,7 @@ export function daysInOrder<First extends string, Last extends string>(first: Fi
 }
 
 /** An IANA time zone such as America/New_York. */
-export const timeZone = z.string().refine((value) => {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: value });
-    return value.length > 0;
-  } catch {
-    return false;
-  }
-}, "must be an IANA time zone such as America/New_York");
+export const timeZone = z.string().refine(isTimeZone, "must be an IANA time zone such as America/New_York");
 
 /** A non-negative number (areas, prices, counts that may be fractional). */
 export const amount = z.number().min(0).max(1e12);

@@ -1,4 +1,4 @@
-import { LeaseKeeper } from "./lease-keeper.js";
+import { HeldLease } from "./lease-keeper.js";
 import { type ConversationLease, LeaseLostError, type WorkItem } from "./work-queue.js";
 
 /**
@@ -36,16 +36,11 @@ export interface StoredWorkItem {
 }
 
 /** The {@link ConversationLease} of every backend, over that backend's {@link LeasedConversation}. */
-export class KeptConversationLease implements ConversationLease {
+export class KeptConversationLease extends HeldLease implements ConversationLease {
   readonly conversation: string;
-  readonly token: number;
   readonly resumed: boolean;
-  readonly lost: AbortSignal;
   readonly #leased: LeasedConversation;
-  readonly #keeper: LeaseKeeper;
   readonly #onEnd: (lease: KeptConversationLease) => void;
-  readonly #onError: (error: unknown) => void;
-  #released: Promise<void> | undefined;
 
   /**
    * @param onEnd called once when the lease ends here (released or lost), so the store stops tracking it
@@ -56,15 +51,11 @@ export class KeptConversationLease implements ConversationLease {
     onEnd: (lease: KeptConversationLease) => void,
     onError: (error: unknown) => void,
   ) {
+    super(leased.token, leased.leaseMs, leased.takenAt, onError);
     this.conversation = leased.conversation;
-    this.token = leased.token;
     this.resumed = leased.resumed;
     this.#leased = leased;
     this.#onEnd = onEnd;
-    this.#onError = onError;
-    this.#keeper = new LeaseKeeper(leased.leaseMs, leased.takenAt, () => leased.renew(), onError);
-    this.lost = this.#keeper.lost;
-    this.lost.addEventListener("abort", () => onEnd(this), { once: true });
   }
 
   async pending(limit?: number): Promise<WorkItem[]> {
@@ -93,38 +84,31 @@ export class KeptConversationLease implements ConversationLease {
   }
 
   release(): Promise<void> {
-    this.#released ??= this.#letGo(false);
-    return this.#released;
+    return this.letGo(() => this.#leased.release(false));
   }
 
   /** Lets an unused lease go, keeping `resumed` for the next holder (a taker that gave up while it was taken). */
   handBack(): Promise<void> {
-    this.#released ??= this.#letGo(true);
-    return this.#released;
+    return this.letGo(() => this.#leased.release(true));
   }
 
-  /** Ends the lease here without touching the store (the store is closing): it expires there. */
-  abandon(): void {
-    this.#keeper.lose("the store was closed");
+  protected override renewInStore(): Promise<boolean> {
+    return this.#leased.renew();
   }
 
-  async #letGo(keepResumed: boolean): Promise<void> {
-    if (this.lost.aborted) return;
-    this.#keeper.stop();
+  protected override ended(): void {
     this.#onEnd(this);
-    // Never rejects: a release that fails leaves the lease to expire, which hands the work over all the same.
-    await this.#leased.release(keepResumed).catch(this.#onError);
   }
 
   /** A lease known to be lost or released fails at once, without asking the store. */
   #checkHeld(): void {
     if (this.lost.aborted) throw new LeaseLostError(`the lease of ${this.conversation} was lost`);
-    if (this.#released) throw new LeaseLostError(`the lease of ${this.conversation} was released`);
+    if (this.releasing) throw new LeaseLostError(`the lease of ${this.conversation} was released`);
   }
 
   #fail(): never {
     // The store no longer shows this lease: it expired (and perhaps another took over); renewing is pointless.
-    this.#keeper.lose("a fenced write found the lease expired or taken over");
+    this.lose("a fenced write found the lease expired or taken over");
     throw new LeaseLostError(`the lease of ${this.conversation} (token ${this.token}) is no longer held`);
   }
 }

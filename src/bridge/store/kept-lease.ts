@@ -1,56 +1,85 @@
-import { LeaseKeeper } from "./lease-keeper.js";
-import type { Lease } from "./leases.js";
+import { HeldLease, leaseDurationMs } from "./lease-keeper.js";
+import type { Lease, Leases } from "./leases.js";
 
-/** What a backend does for a named lease it took; {@link KeptLease} adds the renewal and `lost`. */
-export interface TakenLease {
-  readonly name: string;
-  readonly token: number;
-  /** When the request that took it was sent (epoch ms). */
-  readonly takenAt: number;
-  readonly ttlMs: number;
-  /** Extends it when it is still this one; false otherwise. */
-  renew(): Promise<boolean>;
-  /** Deletes it when it is still this one. */
-  release(): Promise<void>;
+/**
+ * The named {@link Leases} of every backend. A backend gives only the three steps its store does
+ * ({@link tryTake}, {@link renewHeld}, {@link releaseHeld}, each fenced by the lease's token); this class does what
+ * the leases need the same way on every backend: the length checked, each lease renewed and let go as every held
+ * lease is ({@link HeldLease}), and the leases held here, ended at {@link close}.
+ */
+export abstract class KeptLeases implements Leases {
+  readonly #kept = new Set<KeptLease>();
+  readonly #onError: (error: unknown) => void;
+
+  /** @param onError receives the renewals that failed and are retried, and the releases that failed */
+  constructor(onError: (error: unknown) => void) {
+    this.#onError = onError;
+  }
+
+  async acquire(name: string, ttlMs: number): Promise<Lease | undefined> {
+    const length = leaseDurationMs(ttlMs);
+    // Read before the take is sent, so the end the keeper counts from it is never later than the store's.
+    const takenAt = Date.now();
+    const token = await this.tryTake(name, takenAt, length);
+    if (token === undefined) return undefined;
+    const lease = new KeptLease(this, name, token, takenAt, length, this.#onError);
+    this.#kept.add(lease);
+    return lease;
+  }
+
+  /** Ends the leases held here without touching the store (the store is closing): they expire there. */
+  close(): void {
+    for (const lease of [...this.#kept]) lease.abandon();
+  }
+
+  /** Stops keeping a lease that ended here (released or lost); called by the lease. */
+  forget(lease: KeptLease): void {
+    this.#kept.delete(lease);
+  }
+
+  /**
+   * Takes lease `name` for `ttlMs` from `now` when nobody holds it or its holder's lease expired: its fencing token,
+   * larger than that of every earlier holder of the name; undefined when another holds it.
+   */
+  abstract tryTake(name: string, now: number, ttlMs: number): Promise<number | undefined>;
+
+  /** Extends lease `name` to `ttlMs` from now when it is still the live one of `token`; false when it is not. */
+  abstract renewHeld(name: string, token: number, ttlMs: number): Promise<boolean>;
+
+  /** Deletes lease `name` when it is still the one of `token`. */
+  abstract releaseHeld(name: string, token: number): Promise<void>;
 }
 
-/** The {@link Lease} of every backend, over that backend's {@link TakenLease}. */
-export class KeptLease implements Lease {
+/** A named lease taken through a {@link KeptLeases}, renewed by it until released or lost. */
+export class KeptLease extends HeldLease implements Lease {
   readonly name: string;
-  readonly token: number;
-  readonly lost: AbortSignal;
-  readonly #taken: TakenLease;
-  readonly #keeper: LeaseKeeper;
-  readonly #onEnd: (lease: KeptLease) => void;
-  readonly #onError: (error: unknown) => void;
-  #released: Promise<void> | undefined;
+  readonly #leases: KeptLeases;
+  readonly #ttlMs: number;
 
-  constructor(taken: TakenLease, onEnd: (lease: KeptLease) => void, onError: (error: unknown) => void) {
-    this.name = taken.name;
-    this.token = taken.token;
-    this.#taken = taken;
-    this.#onEnd = onEnd;
-    this.#onError = onError;
-    this.#keeper = new LeaseKeeper(taken.ttlMs, taken.takenAt, () => taken.renew(), onError);
-    this.lost = this.#keeper.lost;
-    this.lost.addEventListener("abort", () => onEnd(this), { once: true });
+  /** @param takenAt when the request that took it was sent (epoch ms) */
+  constructor(
+    leases: KeptLeases,
+    name: string,
+    token: number,
+    takenAt: number,
+    ttlMs: number,
+    onError: (error: unknown) => void,
+  ) {
+    super(token, ttlMs, takenAt, onError);
+    this.name = name;
+    this.#leases = leases;
+    this.#ttlMs = ttlMs;
   }
 
   release(): Promise<void> {
-    this.#released ??= this.#letGo();
-    return this.#released;
+    return this.letGo(() => this.#leases.releaseHeld(this.name, this.token));
   }
 
-  /** Ends the lease here without touching the store (the store is closing): it expires there. */
-  abandon(): void {
-    this.#keeper.lose("the store was closed");
+  protected override renewInStore(): Promise<boolean> {
+    return this.#leases.renewHeld(this.name, this.token, this.#ttlMs);
   }
 
-  async #letGo(): Promise<void> {
-    if (this.lost.aborted) return;
-    this.#keeper.stop();
-    this.#onEnd(this);
-    // Never rejects: a release that fails leaves the lease to expire, which frees it all the same.
-    await this.#taken.release().catch(this.#onError);
+  protected override ended(): void {
+    this.#leases.forget(this);
   }
 }

@@ -84,6 +84,72 @@ export class LeaseKeeper {
   }
 }
 
+/**
+ * What every lease held by this process keeps the same way, named (`KeptLease`) or of a conversation
+ * (`KeptConversationLease`): its fencing token, the {@link LeaseKeeper} that renews it and aborts `lost`, and
+ * a letting go that runs once, never rejects, and does nothing once the lease is lost. A subclass says how its
+ * store renews the lease and what stops tracking it when it ends here.
+ */
+export abstract class HeldLease {
+  /** Fencing token: larger than that of every earlier holder of the lease. */
+  readonly token: number;
+  /** Aborts with a {@link LeaseLostError} when the lease is lost. */
+  readonly lost: AbortSignal;
+  readonly #keeper: LeaseKeeper;
+  readonly #onError: (error: unknown) => void;
+  #released: Promise<void> | undefined;
+
+  /**
+   * @param takenAt when the request that took the lease was sent (epoch ms)
+   * @param onError receives the renewals that failed and are retried, and the releases that failed
+   */
+  constructor(token: number, leaseMs: number, takenAt: number, onError: (error: unknown) => void) {
+    this.token = token;
+    this.#onError = onError;
+    this.#keeper = new LeaseKeeper(leaseMs, takenAt, () => this.renewInStore(), onError);
+    this.lost = this.#keeper.lost;
+    this.lost.addEventListener("abort", () => this.ended(), { once: true });
+  }
+
+  /** Ends the lease here without touching the store (the store is closing): it expires there. */
+  abandon(): void {
+    this.#keeper.lose("the store was closed");
+  }
+
+  /** Extends the lease in the store: true when it is still this one (and now extended), false when it is not. */
+  protected abstract renewInStore(): Promise<boolean>;
+
+  /** Called once when the lease ends here, released or lost: whoever tracks the leases held here forgets it. */
+  protected abstract ended(): void;
+
+  /** True once a release started. */
+  protected get releasing(): boolean {
+    return this.#released !== undefined;
+  }
+
+  /**
+   * Lets the lease go: stops renewing, ends it here, then `release` deletes it in the store. Only the first call
+   * does it (later ones get its promise); never rejects.
+   */
+  protected letGo(release: () => Promise<void>): Promise<void> {
+    this.#released ??= this.#letGo(release);
+    return this.#released;
+  }
+
+  /** Stops renewing and aborts `lost` saying why. */
+  protected lose(why: string): void {
+    this.#keeper.lose(why);
+  }
+
+  async #letGo(release: () => Promise<void>): Promise<void> {
+    if (this.lost.aborted) return;
+    this.#keeper.stop();
+    this.ended();
+    // A release that fails leaves the lease to expire, which frees it (and hands its work over) all the same.
+    await release().catch(this.#onError);
+  }
+}
+
 /** Checks a lease length: one that is not above zero would end at once. */
 export function leaseDurationMs(ms: number): number {
   if (!Number.isFinite(ms) || ms <= 0) throw new RangeError(`a lease needs a length above 0 ms, got ${ms}`);

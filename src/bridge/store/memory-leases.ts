@@ -1,60 +1,48 @@
-import { KeptLease } from "./kept-lease.js";
-import { leaseDurationMs } from "./lease-keeper.js";
-import type { Lease, Leases, MemberSets } from "./leases.js";
+import { KeptLeases } from "./kept-lease.js";
+import type { MemberSets } from "./leases.js";
 
 /** Named leases of the memory store: one process, so they only order the tasks of this process. */
-export class MemoryLeases implements Leases {
+export class MemoryLeases extends KeptLeases {
   readonly #held = new Map<string, { token: number; expires: number }>();
   /** Fencing counter per name, kept after a release so tokens keep growing. */
   readonly #tokens = new Map<string, number>();
-  readonly #kept = new Set<KeptLease>();
   readonly #checkOpen: () => void;
-  readonly #onError: (error: unknown) => void;
 
   constructor(checkOpen: () => void, onError: (error: unknown) => void) {
+    super(onError);
     this.#checkOpen = checkOpen;
-    this.#onError = onError;
   }
 
-  async acquire(name: string, ttlMs: number): Promise<Lease | undefined> {
+  async tryTake(name: string, now: number, ttlMs: number): Promise<number | undefined> {
     this.#checkOpen();
-    const length = leaseDurationMs(ttlMs);
-    const takenAt = Date.now();
     const current = this.#held.get(name);
-    if (current && current.expires > takenAt) return undefined;
+    if (current && current.expires > now) return undefined;
     const token = (this.#tokens.get(name) ?? 0) + 1;
     this.#tokens.set(name, token);
-    this.#held.set(name, { token, expires: takenAt + length });
-    const live = () => {
-      const held = this.#held.get(name);
-      return held?.token === token && held.expires > Date.now() ? held : undefined;
-    };
-    const lease = new KeptLease(
-      {
-        name,
-        token,
-        takenAt,
-        ttlMs: length,
-        renew: async () => {
-          const held = live();
-          if (held) held.expires = Date.now() + length;
-          return held !== undefined;
-        },
-        release: async () => {
-          if (live()) this.#held.delete(name);
-        },
-      },
-      (ended) => this.#kept.delete(ended),
-      this.#onError,
-    );
-    this.#kept.add(lease);
-    return lease;
+    this.#held.set(name, { token, expires: now + ttlMs });
+    return token;
+  }
+
+  async renewHeld(name: string, token: number, ttlMs: number): Promise<boolean> {
+    const held = this.#live(name, token);
+    if (held) held.expires = Date.now() + ttlMs;
+    return held !== undefined;
+  }
+
+  async releaseHeld(name: string, token: number): Promise<void> {
+    if (this.#live(name, token)) this.#held.delete(name);
   }
 
   /** Ends the leases held here (the store is closing). */
-  close(): void {
-    for (const lease of [...this.#kept]) lease.abandon();
+  override close(): void {
+    super.close();
     this.#held.clear();
+  }
+
+  /** The lease of `name` when it is still the one of `token` and has not expired. */
+  #live(name: string, token: number): { token: number; expires: number } | undefined {
+    const held = this.#held.get(name);
+    return held?.token === token && held.expires > Date.now() ? held : undefined;
   }
 }
 

@@ -1,60 +1,49 @@
 import type { RedisClientType } from "@keyv/redis";
-import { KeptLease } from "./kept-lease.js";
+import { KeptLeases } from "./kept-lease.js";
 import { REDIS_LEASE_PREFIX, REDIS_LEASE_TOKEN_PREFIX, REDIS_SET_PREFIX } from "./key-prefixes.js";
-import { leaseDurationMs } from "./lease-keeper.js";
-import type { Lease, Leases, MemberSets } from "./leases.js";
+import type { MemberSets } from "./leases.js";
 import { LEASE_ACQUIRE, LEASE_RELEASE, LEASE_RENEW } from "./redis-scripts.js";
 
 /**
  * Named leases on Redis: `<namespace>:lease:<name>` holds "<token> <holder>" with an expiry (SET NX PX in a
  * script), `<namespace>:lease-token:<name>` the fencing counter, kept so tokens keep growing across holders.
  */
-export class RedisLeases implements Leases {
+export class RedisLeases extends KeptLeases {
   readonly #client: RedisClientType;
   readonly #ns: string;
   readonly #holder: string;
-  readonly #onError: (error: unknown) => void;
-  readonly #kept = new Set<KeptLease>();
 
   constructor(client: RedisClientType, namespace: string, holder: string, onError: (error: unknown) => void) {
+    super(onError);
     this.#client = client;
     this.#ns = namespace;
     this.#holder = holder;
-    this.#onError = onError;
   }
 
-  async acquire(name: string, ttlMs: number): Promise<Lease | undefined> {
-    const length = leaseDurationMs(ttlMs);
-    const key = `${this.#ns}:${REDIS_LEASE_PREFIX}${name}`;
-    const takenAt = Date.now();
+  async tryTake(name: string, _now: number, ttlMs: number): Promise<number | undefined> {
     const token = (await LEASE_ACQUIRE.run(
       this.#client,
-      [key, `${this.#ns}:${REDIS_LEASE_TOKEN_PREFIX}${name}`],
-      [this.#holder, length],
+      [this.#key(name), `${this.#ns}:${REDIS_LEASE_TOKEN_PREFIX}${name}`],
+      [this.#holder, ttlMs],
     )) as number | null;
-    if (token === null) return undefined;
-    const value = `${token} ${this.#holder}`;
-    const lease = new KeptLease(
-      {
-        name,
-        token,
-        takenAt,
-        ttlMs: length,
-        renew: async () => (await LEASE_RENEW.run(this.#client, [key], [value, length])) === 1,
-        release: async () => {
-          await LEASE_RELEASE.run(this.#client, [key], [value]);
-        },
-      },
-      (ended) => this.#kept.delete(ended),
-      this.#onError,
-    );
-    this.#kept.add(lease);
-    return lease;
+    return token ?? undefined;
   }
 
-  /** Ends the leases held here (the store is closing): they expire in Redis. */
-  close(): void {
-    for (const lease of [...this.#kept]) lease.abandon();
+  async renewHeld(name: string, token: number, ttlMs: number): Promise<boolean> {
+    return (await LEASE_RENEW.run(this.#client, [this.#key(name)], [this.#value(token), ttlMs])) === 1;
+  }
+
+  async releaseHeld(name: string, token: number): Promise<void> {
+    await LEASE_RELEASE.run(this.#client, [this.#key(name)], [this.#value(token)]);
+  }
+
+  #key(name: string): string {
+    return `${this.#ns}:${REDIS_LEASE_PREFIX}${name}`;
+  }
+
+  /** What the lease's key holds while this holder has it with `token`: the scripts compare it to fence. */
+  #value(token: number): string {
+    return `${token} ${this.#holder}`;
   }
 }
 

@@ -1,26 +1,23 @@
 import type SQLite from "better-sqlite3";
-import { KeptLease } from "./kept-lease.js";
-import { leaseDurationMs } from "./lease-keeper.js";
-import type { Lease, Leases, MemberSets } from "./leases.js";
+import { KeptLeases } from "./kept-lease.js";
+import type { MemberSets } from "./leases.js";
 import { nextFence } from "./sqlite-work-queue.js";
 
 /**
  * Named leases in the store's SQLite file, one row per name (`<namespace>:<name>`) while held; fencing tokens
  * come from `bridge_fences` (`<namespace>:lease:<name>`), so they keep growing across holders.
  */
-export class SqliteLeases implements Leases {
+export class SqliteLeases extends KeptLeases {
   readonly #ns: string;
   readonly #holder: string;
-  readonly #onError: (error: unknown) => void;
-  readonly #kept = new Set<KeptLease>();
   readonly #take: SQLite.Transaction<(name: string, now: number, ttlMs: number) => number | undefined>;
   readonly #renew: SQLite.Statement<{ key: string; token: number; now: number; expires: number }>;
   readonly #release: SQLite.Statement<{ key: string; token: number }>;
 
   constructor(db: SQLite.Database, namespace: string, holder: string, onError: (error: unknown) => void) {
+    super(onError);
     this.#ns = namespace;
     this.#holder = holder;
-    this.#onError = onError;
     db.exec(
       `CREATE TABLE IF NOT EXISTS bridge_leases (
          key TEXT PRIMARY KEY, holder TEXT NOT NULL, token INTEGER NOT NULL, expires INTEGER NOT NULL
@@ -45,36 +42,17 @@ export class SqliteLeases implements Leases {
     this.#release = db.prepare("DELETE FROM bridge_leases WHERE key = @key AND token = @token");
   }
 
-  async acquire(name: string, ttlMs: number): Promise<Lease | undefined> {
-    const length = leaseDurationMs(ttlMs);
-    const takenAt = Date.now();
-    const token = this.#take.immediate(name, takenAt, length);
-    if (token === undefined) return undefined;
-    const key = this.#key(name);
-    const lease = new KeptLease(
-      {
-        name,
-        token,
-        takenAt,
-        ttlMs: length,
-        renew: async () => {
-          const now = Date.now();
-          return this.#renew.run({ key, token, now, expires: now + length }).changes > 0;
-        },
-        release: async () => {
-          this.#release.run({ key, token });
-        },
-      },
-      (ended) => this.#kept.delete(ended),
-      this.#onError,
-    );
-    this.#kept.add(lease);
-    return lease;
+  async tryTake(name: string, now: number, ttlMs: number): Promise<number | undefined> {
+    return this.#take.immediate(name, now, ttlMs);
   }
 
-  /** Ends the leases held here, before the file is closed (they expire there). */
-  close(): void {
-    for (const lease of [...this.#kept]) lease.abandon();
+  async renewHeld(name: string, token: number, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    return this.#renew.run({ key: this.#key(name), token, now, expires: now + ttlMs }).changes > 0;
+  }
+
+  async releaseHeld(name: string, token: number): Promise<void> {
+    this.#release.run({ key: this.#key(name), token });
   }
 
   #key(name: string): string {

@@ -1,3 +1,5 @@
+import { knownZone, wallClock } from "../../common/zoned-time.js";
+
 /** At most one alert message per conversation in this long: alerts that come sooner wait and go together. */
 export const ALERT_GAP_MS = 60 * 60 * 1000;
 
@@ -10,21 +12,11 @@ export interface QuietHours {
   to: number;
 }
 
-/** The hour of the day (0-23) at `at` in `timeZone`; UTC when the zone is unknown to Intl. */
-function hourIn(at: number, timeZone: string): number {
-  const format = (zone: string) =>
-    Number(new Intl.DateTimeFormat("en-US", { timeZone: zone, hour: "numeric", hourCycle: "h23" }).format(at));
-  try {
-    return format(timeZone);
-  } catch {
-    return format("UTC");
-  }
-}
-
 /** True when `at` falls in the quiet hours, read in `timeZone`. */
 export function isQuiet(at: number, quiet: QuietHours | undefined, timeZone: string): boolean {
   if (!quiet) return false;
-  const hour = hourIn(at, timeZone);
+  // An unknown zone is read as UTC, like the chatbot's other times.
+  const hour = wallClock(at, knownZone(timeZone)).hour;
   return quiet.from < quiet.to ? hour >= quiet.from && hour < quiet.to : hour >= quiet.from || hour < quiet.to;
 }
 

@@ -1,5 +1,6 @@
 import type { InboundMessage } from "../../bridge/inbound.js";
 import type { TranscriptEntry } from "../../bridge/transcript.js";
+import { knownZone } from "../../common/zoned-time.js";
 import type { Mail } from "../../mail/smtp-mailer.js";
 
 /** Who asked for a person, where, and when: what a handoff mail and its follow-ups are about. */
@@ -30,7 +31,7 @@ export function who(handoff: HandoffCase): string {
 
 /** "14 Jun 2026, 10:00 (Europe/Madrid)": a moment as the mails about conversations show it; UTC when unknown. */
 export function time(at: number, timeZone: string | undefined): string {
-  const zone = timeZone && isTimeZone(timeZone) ? timeZone : "UTC";
+  const zone = knownZone(timeZone);
   const text = new Intl.DateTimeFormat("en-GB", {
     timeZone: zone,
     year: "numeric",
@@ -40,15 +41,6 @@ export function time(at: number, timeZone: string | undefined): string {
     minute: "2-digit",
   }).format(at);
   return `${text} (${zone})`;
-}
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Text made safe to put in HTML, in an element or an attribute. */

@@ -7,6 +7,7 @@ import { VIEWING_MAIL_PREFIX, VIEWING_PREFIX } from "../../bridge/store/key-pref
 import type { Transcript } from "../../bridge/transcript.js";
 import type { LeadInput } from "../../client/index.js";
 import type { Logger } from "../../common/log.js";
+import { knownZone } from "../../common/zoned-time.js";
 import type { MailOutbox } from "../../mail/mail-outbox.js";
 import { cardFromListing } from "../listings/card-from-listing.js";
 import { cardTapOf } from "../listings/card-surface.js";
@@ -14,7 +15,7 @@ import type { ListingCard } from "../listings/listing-card.js";
 import type { ListingCards } from "../listings/listing-cards.js";
 import { listingName, viewingMail } from "./viewing-mail.js";
 import { type ViewingTexts, viewingTexts } from "./viewing-texts.js";
-import { describeTime, knownZone, understandTime, type ZonedTime } from "./viewing-time.js";
+import { describeTime, understandTime, type ZonedTime } from "./viewing-time.js";
 
 /** How many of a conversation's last lines a viewing mail shows. */
 const TRANSCRIPT_LINES = 20;

@@ -1,4 +1,5 @@
-import { wallClock, type ZonedTime } from "./viewing-time.js";
+import { wallClock, zoneOffset } from "../../common/zoned-time.js";
+import type { ZonedTime } from "./viewing-time.js";
 
 /** What a viewing's calendar event says. */
 export interface ViewingEvent {
@@ -64,9 +65,7 @@ function utcStamp(at: number): string {
 
 /** `+0200`: the zone's offset at the event's start, as TZOFFSETFROM/TO write it. */
 function offset(start: ZonedTime): string {
-  const minutes = Math.round(
-    (Date.UTC(start.year, start.month - 1, start.day, start.hour, start.minute) - start.at) / 60_000,
-  );
+  const minutes = Math.round(zoneOffset(start.at, start.timeZone) / 60_000);
   return `${minutes < 0 ? "-" : "+"}${pad(minutes / 60)}${pad(minutes % 60)}`;
 }
 

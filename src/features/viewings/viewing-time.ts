@@ -1,13 +1,8 @@
 import type { PhraseLanguage } from "../../bridge/phrase-language.js";
+import { knownZone, type WallClock, wallClock, zoneOffset } from "../../common/zoned-time.js";
 
-/** A wall-clock time in a time zone, and the instant it stands for there. */
-export interface ZonedTime {
-  year: number;
-  /** 1 to 12. */
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
+/** A wall-clock time in a time zone, to the minute (a viewing starts on one), and the instant it stands for there. */
+export interface ZonedTime extends Omit<WallClock, "second"> {
   /** The IANA zone the fields are in. */
   timeZone: string;
   /** Epoch milliseconds of that wall-clock time in that zone. */
@@ -89,45 +84,16 @@ interface Day {
 
 const DAY_MS = 86_400_000;
 
-/** The zone's name when Intl knows it, else UTC: a chatbot's TimeZone setting may be empty or misspelt. */
-export function knownZone(timeZone: string | undefined): string {
-  if (!timeZone) return "UTC";
-  try {
-    new Intl.DateTimeFormat("en", { timeZone });
-    return timeZone;
-  } catch {
-    return "UTC";
-  }
-}
-
-/** The wall-clock fields of instant `at` in `timeZone`. */
-export function wallClock(at: number, timeZone: string): Day & { hour: number; minute: number } {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-  }).formatToParts(at);
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return { year: part("year"), month: part("month"), day: part("day"), hour: part("hour"), minute: part("minute") };
-}
-
 /**
  * The instant of a wall-clock time in `timeZone`: the zone's offset is read at a first guess and read again at the
  * result, which settles it also next to a daylight-saving change (a time skipped by the change moves forward).
  */
 export function zonedTime(day: Day, hour: number, minute: number, timeZone: string): ZonedTime {
   const asUtc = Date.UTC(day.year, day.month - 1, day.day, hour, minute);
-  const offsetAt = (at: number) => {
-    const clock = wallClock(at, timeZone);
-    return Date.UTC(clock.year, clock.month - 1, clock.day, clock.hour, clock.minute) - at;
-  };
-  let at = asUtc - offsetAt(asUtc);
-  at = asUtc - offsetAt(at);
-  return { ...wallClock(at, timeZone), timeZone, at };
+  let at = asUtc - zoneOffset(asUtc, timeZone);
+  at = asUtc - zoneOffset(at, timeZone);
+  const clock = wallClock(at, timeZone);
+  return { year: clock.year, month: clock.month, day: clock.day, hour: clock.hour, minute: clock.minute, timeZone, at };
 }
 
 function addDays(day: Day, days: number): Day {

@@ -1,4 +1,5 @@
 import type { Logger } from "../../common/log.js";
+import { isTimeZone } from "../../common/zoned-time.js";
 import { MailError, type Mailer } from "../../mail/smtp-mailer.js";
 import type { Chatbot, Digest, DigestKind, StoredSettings } from "../domain.js";
 import type { ApiStore, DigestOutcome } from "../store/api-store.js";
@@ -87,13 +88,12 @@ export class DailyDigests {
     for (const chatbot of await store.chatbots.listAll()) {
       const kinds = KINDS.filter((kind) => chatbot.settings[RECIPIENT_SETTING[kind]] !== "");
       if (kinds.length === 0) continue;
-      let day: string;
-      try {
-        day = addDays(zonedDay(at, chatbot.settings.TimeZone), -1);
-      } catch (error) {
-        log.warn({ err: error, chatbot: chatbot.serialNumber }, "no daily digests: the chatbot's TimeZone is unknown");
+      const timeZone = chatbot.settings.TimeZone;
+      if (!isTimeZone(timeZone)) {
+        log.warn({ chatbot: chatbot.serialNumber, timeZone }, "no daily digests: the chatbot's TimeZone is unknown");
         continue;
       }
+      const day = addDays(zonedDay(at, timeZone), -1);
       for (const kind of kinds) {
         const key = `${chatbot.id}/${day}/${kind}`;
         if (!this.#opened.has(key)) await store.digests.open({ chatbotId: chatbot.id, day, kind }, at);

@@ -1,7 +1,9 @@
+import { wallClock, zoneOffset } from "../../common/zoned-time.js";
+
 /**
- * Calendar days and months in a chatbot's TimeZone, as instants. Offsets are measured with Intl at the instant
- * in question rather than assumed, so days of 23 or 25 hours (DST) and zones whose clocks jump at midnight
- * come out right.
+ * Calendar days and months in a chatbot's TimeZone, as instants and as YYYY-MM-DD: what the daily digests and the
+ * monthly MessageLimit count by. The wall clock and the offsets come from src/common/zoned-time.ts, measured at the
+ * instant in question, so days of 23 or 25 hours (DST) and zones whose clocks jump at midnight come out right.
  */
 
 const DAY_MS = 86_400_000;
@@ -9,36 +11,11 @@ const DAY_MS = 86_400_000;
 /** A calendar date as YYYY-MM-DD. */
 export type Day = string;
 
-function wallClock(date: Date, timeZone: string) {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-    second: "numeric",
-  }).formatToParts(date);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return {
-    year: get("year"),
-    month: get("month"),
-    day: get("day"),
-    asUtc: Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second")),
-  };
-}
-
-/** The zone's offset from UTC at an instant, in milliseconds (positive east of Greenwich). */
-function offsetAt(date: Date, timeZone: string): number {
-  return wallClock(date, timeZone).asUtc - Math.floor(date.getTime() / 1000) * 1000;
-}
-
 const pad = (value: number) => String(value).padStart(2, "0");
 
 /** The calendar date of an instant in a time zone. */
 export function zonedDay(instant: Date, timeZone: string): Day {
-  const { year, month, day } = wallClock(instant, timeZone);
+  const { year, month, day } = wallClock(instant.getTime(), timeZone);
   return `${year}-${pad(month)}-${pad(day)}`;
 }
 
@@ -56,7 +33,7 @@ export function dayStart(day: Day, timeZone: string): Date {
   // The start is midnight read with the offset in force just before or just after it (a transition near
   // midnight makes them differ); of the readings that fall on the day itself, the earliest is its start.
   const readings = [midnight - DAY_MS, midnight + DAY_MS]
-    .map((probe) => midnight - offsetAt(new Date(probe), timeZone))
+    .map((probe) => midnight - zoneOffset(probe, timeZone))
     .filter((instant) => zonedDay(new Date(instant), timeZone) === day);
   return new Date(Math.min(...readings));
 }
