@@ -1,6 +1,6 @@
 import { ErrorCode } from "@slack/web-api";
-import { ChannelError } from "../../src/bridge/channel.js";
 import { type OperatorProblem, platformCause, statusKind } from "../../src/plugin/channel-errors.js";
+import { ChannelError } from "../../src/plugin/plugin-api.js";
 
 /** Errors about the formatting, so the same text goes again as plain text. */
 const FORMAT = new Set(["invalid_blocks", "invalid_blocks_format", "invalid_markdown", "markdown_text_too_long"]);

@@ -1,9 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { App, Receiver, Logger as SlackLogger } from "@slack/bolt";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
-import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
-import { answerBeforeBody } from "../../src/common/early-answer.js";
-import { sameSecret } from "../../src/common/secrets.js";
+import { answerBeforeBody, type ReportMalformed, sameSecret } from "../../src/plugin/plugin-api.js";
 import { type ScreenedSlackPayload, screenEventsPayload, screenInteractivePayload } from "./schema.js";
 
 /** Slack's replay window: "more than five minutes from local time" is refused (https://docs.slack.dev/authentication/verifying-requests-from-slack). */

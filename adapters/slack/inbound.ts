@@ -1,5 +1,4 @@
-import type { InboundMessage, MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import { cardTapMessage } from "../../src/features/listings/card-surface.js";
+import { cardTapMessage, type InboundMessage, type MediaRef, type ReplyTarget } from "../../src/plugin/plugin-api.js";
 import { CONTENT_SUBTYPES } from "./schema.js";
 
 /** The bot as Slack knows it (from auth.test): needed to drop its own messages and to see mentions of it. */

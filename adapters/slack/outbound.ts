@@ -1,28 +1,29 @@
 import { WebClient } from "@slack/web-api";
-import type {
-  Channel,
-  ChannelCapabilities,
-  ChannelLimits,
-  DownloadOptions,
-  NativeStream,
-  OutgoingText,
-  SentMessage,
-} from "../../src/bridge/channel.js";
-import { ChannelError } from "../../src/bridge/channel.js";
-import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import { readCapped } from "../../src/bridge/media/capped-body.js";
-import { TokenBucket } from "../../src/bridge/reply/token-bucket.js";
-import type { Logger } from "../../src/common/log.js";
+import { OperatorProblems, statusKind } from "../../src/plugin/channel-errors.js";
 import {
   CARD_LABELS,
   type CardAction,
   type CardLabels,
+  type CardSurface,
+  type Channel,
+  type ChannelCapabilities,
+  ChannelError,
+  type ChannelLimits,
   cardActionId,
-} from "../../src/features/listings/card-actions.js";
-import type { CardSurface } from "../../src/features/listings/card-surface.js";
-import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
-import type { ListingCard } from "../../src/features/listings/listing-card.js";
-import { OperatorProblems, statusKind } from "../../src/plugin/channel-errors.js";
+  cardFacts,
+  cardKind,
+  cutText,
+  type DownloadOptions,
+  type ListingCard,
+  type Logger,
+  type MediaRef,
+  type NativeStream,
+  type OutgoingText,
+  type ReplyTarget,
+  readCapped,
+  type SentMessage,
+  TokenBucket,
+} from "../../src/plugin/plugin-api.js";
 import { operatorProblem, toChannelError } from "./errors.js";
 import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
 

@@ -9,7 +9,7 @@ const NEVER_IDLE_THREAD_MS = 30 * 24 * 60 * 60 * 1000;
 export function startSlackChannel({
   bots,
   bridge,
-  http,
+  routes,
   store,
   log,
   onMalformed,
@@ -21,7 +21,7 @@ export function startSlackChannel({
       botId,
       slack: settings,
       bridge,
-      app: http,
+      routes,
       log,
       memory: store.keyv,
       threadMemoryMs: deployment.sessionIdleMs || NEVER_IDLE_THREAD_MS,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Refusal } from "../../src/bridge/malformed-payloads.js";
+import type { Refusal } from "../../src/plugin/plugin-api.js";
 
 /*
  * The Slack payloads the bridge reads, and what Bolt reads of them before our listeners run (the workspace and

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { nonEmptyText, optionalText } from "../../src/config/config-variables.js";
 import type { ChannelStatus } from "../../src/plugin/channel-plugin.js";
+import { nonEmptyText, optionalText } from "../../src/plugin/plugin-api.js";
 
 /** A Slack Bot User OAuth Token. */
 const botToken = z

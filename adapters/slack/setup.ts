@@ -1,11 +1,7 @@
 import { App, LogLevel, type Logger as SlackLogger } from "@slack/bolt";
-import type { Router } from "express";
 import type Keyv from "keyv";
-import type { Channel } from "../../src/bridge/channel.js";
-import type { InboundSink } from "../../src/bridge/inbound.js";
-import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
-import type { Logger } from "../../src/common/log.js";
-import type { ChannelStatus } from "../../src/plugin/channel-plugin.js";
+import type { ChannelStatus, RouteRegistrar } from "../../src/plugin/channel-plugin.js";
+import type { Channel, InboundSink, Logger, ReportMalformed } from "../../src/plugin/plugin-api.js";
 import { SlackHttpReceiver } from "./http-receiver.js";
 import { CARD_ACTION, parseCardTap, parseQuickReply, parseSlackEvent, QUICK_REPLY_ACTION } from "./inbound.js";
 import { SlackChannel } from "./outbound.js";
@@ -32,8 +28,8 @@ export interface SlackStartOptions {
   botId: string;
   slack: SlackSettings;
   bridge: InboundSink & { attach(channel: Channel): void };
-  /** Where the Events API route is mounted (the express app). */
-  app: { use: Router["use"] };
+  /** Where the Events API route is mounted. */
+  routes: RouteRegistrar;
   /** The bridge's store, where the channel threads the bot takes part in are remembered. */
   memory: Keyv;
   /** How long a thread is remembered after its last message (the session idle time). */
@@ -67,7 +63,7 @@ export interface RunningSlack {
  * attached, to answer.
  */
 export async function startSlack(options: SlackStartOptions): Promise<RunningSlack> {
-  const { botId, slack, bridge, app, log } = options;
+  const { botId, slack, bridge, routes, log } = options;
   const named = botId !== "default";
   const name = named ? `Slack (${botId})` : "Slack";
   const stopNothing = async () => {};
@@ -174,7 +170,7 @@ export async function startSlack(options: SlackStartOptions): Promise<RunningSla
       throw new Error("the bridge is stopping");
     }
   });
-  if (http) app.use(http.router);
+  if (http) routes.mount(http.router);
   const identity = await slackIdentity(channel, log, botId);
   if (!identity) return { channel, status: { name, enabled: false, detail: AUTH_FAILED }, stop: stopNothing };
   if (!socket) {

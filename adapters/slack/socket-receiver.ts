@@ -1,6 +1,6 @@
 import type { App, Receiver, ReceiverEvent, Logger as SlackLogger } from "@slack/bolt";
 import { SocketModeClient } from "@slack/socket-mode";
-import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
+import type { ReportMalformed } from "../../src/plugin/plugin-api.js";
 import { type ScreenedSlackPayload, screenEventsPayload, screenInteractivePayload } from "./schema.js";
 
 /** What {@link SlackSocketReceiver} needs. */

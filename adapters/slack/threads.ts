@@ -1,5 +1,5 @@
 import type Keyv from "keyv";
-import { SLACK_THREAD_PREFIX } from "../../src/bridge/store/key-prefixes.js";
+import { SLACK_THREAD_PREFIX } from "../../src/plugin/plugin-api.js";
 
 /**
  * The channel threads a bot takes part in: a thread it answered a mention in is a conversation, so the next

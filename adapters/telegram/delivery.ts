@@ -1,6 +1,4 @@
-import type { InboundSink } from "../../src/bridge/inbound.js";
-import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
-import type { Logger } from "../../src/common/log.js";
+import type { InboundSink, Logger, ReportMalformed } from "../../src/plugin/plugin-api.js";
 import { type BotIdentity, parseUpdate } from "./inbound.js";
 import { readUpdate } from "./schema.js";
 

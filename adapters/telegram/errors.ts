@@ -1,6 +1,6 @@
 import { GrammyError, HttpError } from "grammy/web";
-import { ChannelError } from "../../src/bridge/channel.js";
 import { type OperatorProblem, platformCause, statusKind } from "../../src/plugin/channel-errors.js";
+import { ChannelError } from "../../src/plugin/plugin-api.js";
 
 /**
  * Maps a failed Bot API call to the bridge's {@link ChannelError} kinds, from the error codes and descriptions

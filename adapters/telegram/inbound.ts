@@ -1,6 +1,10 @@
-import type { InboundMessage, MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import type { Refusal } from "../../src/bridge/malformed-payloads.js";
-import { cardTapMessage } from "../../src/features/listings/card-surface.js";
+import {
+  cardTapMessage,
+  type InboundMessage,
+  type MediaRef,
+  type Refusal,
+  type ReplyTarget,
+} from "../../src/plugin/plugin-api.js";
 import {
   readUpdate,
   type TelegramEntity,

@@ -1,5 +1,5 @@
-import { lazyPart } from "../../src/common/lazy-parts.js";
 import { defineChannelPlugin } from "../../src/plugin/channel-plugin.js";
+import { lazyPart } from "../../src/plugin/plugin-api.js";
 import {
   TELEGRAM_VARIABLES,
   type TelegramEntry,

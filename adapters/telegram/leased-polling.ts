@@ -1,6 +1,4 @@
-import type { Leases } from "../../src/bridge/store/leases.js";
-import { runWhileLeased } from "../../src/bridge/store/while-leased.js";
-import type { Logger } from "../../src/common/log.js";
+import { type Leases, type Logger, runWhileLeased } from "../../src/plugin/plugin-api.js";
 import type { TelegramPoller } from "./polling.js";
 
 /**

@@ -1,28 +1,30 @@
 import type { InlineKeyboardButton, InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyParameters } from "grammy/types";
 import { Api } from "grammy/web";
-import type {
-  Channel,
-  ChannelCapabilities,
-  ChannelLimits,
-  DownloadOptions,
-  DraftLimits,
-  OutgoingText,
-  SentMessage,
-} from "../../src/bridge/channel.js";
-import { ChannelError, MediaTooLargeError } from "../../src/bridge/channel.js";
-import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import { readCapped } from "../../src/bridge/media/capped-body.js";
-import type { Logger } from "../../src/common/log.js";
+import { OperatorProblems, statusKind } from "../../src/plugin/channel-errors.js";
 import {
   CARD_LABELS,
   type CardAction,
   type CardLabels,
+  type CardSurface,
+  type Channel,
+  type ChannelCapabilities,
+  ChannelError,
+  type ChannelLimits,
   cardActionId,
-} from "../../src/features/listings/card-actions.js";
-import type { CardSurface } from "../../src/features/listings/card-surface.js";
-import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
-import type { ListingCard } from "../../src/features/listings/listing-card.js";
-import { OperatorProblems, statusKind } from "../../src/plugin/channel-errors.js";
+  cardFacts,
+  cardKind,
+  cutText,
+  type DownloadOptions,
+  type DraftLimits,
+  type ListingCard,
+  type Logger,
+  type MediaRef,
+  MediaTooLargeError,
+  type OutgoingText,
+  type ReplyTarget,
+  readCapped,
+  type SentMessage,
+} from "../../src/plugin/plugin-api.js";
 import { botApiFetch } from "./bot-api-fetch.js";
 import { operatorProblem, toChannelError } from "./errors.js";
 import { escapeHtml, markdownToTelegramHtml, measureMarkdown, visibleLength } from "./format.js";

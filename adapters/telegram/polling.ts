@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Api } from "grammy/web";
-import type { Logger } from "../../src/common/log.js";
 import { OperatorProblems } from "../../src/plugin/channel-errors.js";
+import type { Logger } from "../../src/plugin/plugin-api.js";
 import type { DeliveryOutcome } from "./delivery.js";
 import { operatorProblem } from "./errors.js";
 

@@ -1,8 +1,5 @@
 import express, { type NextFunction, type Request, type Response, Router } from "express";
-import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
-import { answerBeforeBody } from "../../src/common/early-answer.js";
-import type { Logger } from "../../src/common/log.js";
-import { sameSecret } from "../../src/common/secrets.js";
+import { answerBeforeBody, type Logger, type ReportMalformed, sameSecret } from "../../src/plugin/plugin-api.js";
 import type { DeliveryOutcome } from "./delivery.js";
 
 /** The header Telegram sends the webhook's `secret_token` in (https://core.telegram.org/bots/api#setwebhook). */

@@ -12,7 +12,7 @@ export { telegramConversationLink } from "./conversation-link.js";
 export async function startTelegramChannel({
   bots,
   bridge,
-  http,
+  routes,
   store,
   log,
   onMalformed,
@@ -21,7 +21,7 @@ export async function startTelegramChannel({
 }: ChannelContext<TelegramSettings>): Promise<RunningChannel> {
   // One route for every bot's webhook; each bot in webhook mode adds itself once its secret is known.
   const webhooks = new Map<string, TelegramWebhook>();
-  if (receive) http.use(telegramWebhookRoutes(webhooks, { log, onMalformed }));
+  if (receive) routes.mount(telegramWebhookRoutes(webhooks, { log, onMalformed }));
   return startEach(bots, ({ botId, settings }) =>
     startTelegram({
       botId,

@@ -1,6 +1,6 @@
 import { API_CONSTANTS } from "grammy/web";
 import { z } from "zod";
-import type { Refusal } from "../../src/bridge/malformed-payloads.js";
+import type { Refusal } from "../../src/plugin/plugin-api.js";
 
 /**
  * Telegram's ids are integers of up to 52 significant bits (chat ids exceed 2^31), exact as JS numbers: safe

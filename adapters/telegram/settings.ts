@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { baseUrl } from "../../src/config/config-variables.js";
 import type { ChannelStatus } from "../../src/plugin/channel-plugin.js";
+import { baseUrl } from "../../src/plugin/plugin-api.js";
 
 /** A Telegram bot token as @BotFather gives it. */
 const botToken = z

@@ -1,10 +1,12 @@
-import type { Channel } from "../../src/bridge/channel.js";
-import type { InboundSink } from "../../src/bridge/inbound.js";
-import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
-import type { Leases } from "../../src/bridge/store/leases.js";
-import type { Logger } from "../../src/common/log.js";
-import { ConfigError } from "../../src/config/config-error.js";
 import type { ChannelStatus } from "../../src/plugin/channel-plugin.js";
+import {
+  type Channel,
+  ConfigError,
+  type InboundSink,
+  type Leases,
+  type Logger,
+  type ReportMalformed,
+} from "../../src/plugin/plugin-api.js";
 import { TelegramInbound } from "./delivery.js";
 import { toChannelError } from "./errors.js";
 import { LeasedTelegramPolling } from "./leased-polling.js";

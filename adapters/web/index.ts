@@ -43,7 +43,7 @@ export const webPlugin = defineChannelPlugin<
   botEntry: undefined,
   settingsForBot: (_entry, defaults) => defaults,
   conversationLink: async (_settings, start, deployment) => webConversationLink(start, deployment),
-  start: async ({ bots, bridge, http, store, metrics, receive, deployment }) => {
+  start: async ({ bots, bridge, routes: server, store, metrics, receive, deployment }) => {
     const settings = bots[0]?.settings;
     const files = new VisitorFiles(store.keyv);
     const channel = new WebChannel(store.visitorEvents, "default", { files });
@@ -56,7 +56,7 @@ export const webPlugin = defineChannelPlugin<
       const widget = readWidgetScript();
       const consents = new PrivacyConsents(store.keyv);
       const routes = { chatbot, title, widget, handoff, identity, limits, consents, maxAudioSeconds };
-      http.use(webChatRoutes(channel, bridge, routes));
+      server.mount(webChatRoutes(channel, bridge, routes));
     }
     const detail = receive ? `${deployment.publicUrl ?? deployment.localUrl}/` : "answering only (role worker)";
     return { status: [{ name: "web chat", enabled: true, detail }], stop: async () => {} };

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import type { ChatbotSettings } from "../../src/client/index.js";
+import type { ChatbotSettings } from "../../src/plugin/plugin-api.js";
 
 /**
  * Whether a page at `origin` may use the chatbot's widget. With `VerifyDomain` off every page may. With it on, only

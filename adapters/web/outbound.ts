@@ -1,25 +1,25 @@
 import { randomBytes } from "node:crypto";
 import type { Response } from "express";
 import {
+  type CardAction,
+  type CardLabels,
+  type CardSurface,
   type Channel,
   type ChannelCapabilities,
   ChannelError,
   type ChannelLimits,
   type DownloadOptions,
+  type ListingCard,
+  type LoggedVisitorEvent,
+  type MediaRef,
   MediaTooLargeError,
   type OutgoingText,
+  type ReplyTarget,
   type SentMessage,
-} from "../../src/bridge/channel.js";
-import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import type {
-  LoggedVisitorEvent,
-  VisitorEventRetention,
-  VisitorEvents,
-  VisitorSubscription,
-} from "../../src/bridge/store/visitor-events.js";
-import type { CardAction, CardLabels } from "../../src/features/listings/card-actions.js";
-import type { CardSurface } from "../../src/features/listings/card-surface.js";
-import type { ListingCard } from "../../src/features/listings/listing-card.js";
+  type VisitorEventRetention,
+  type VisitorEvents,
+  type VisitorSubscription,
+} from "../../src/plugin/plugin-api.js";
 import { markdownToWebHtml, measureWebHtml, plainToWebHtml } from "./format.js";
 import { type VisitorFileKind, type VisitorFiles, visitorFileOf } from "./visitor-files.js";
 import type { WebChatEvent } from "./widget/protocol.js";

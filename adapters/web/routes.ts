@@ -1,12 +1,16 @@
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import { z } from "zod";
-import { isPictureKind } from "../../src/api/chatbot-pictures.js";
-import type { ChatbotView } from "../../src/bridge/chatbot-link.js";
-import { contactLink, isContact } from "../../src/bridge/contact.js";
-import type { InboundMessage, InboundSink } from "../../src/bridge/inbound.js";
-import { etagMatches } from "../../src/common/etag-match.js";
-import { cardTapMessage } from "../../src/features/listings/card-surface.js";
-import { mlsOfCode } from "../../src/features/listings/listing-links.js";
+import {
+  type ChatbotView,
+  cardTapMessage,
+  contactLink,
+  etagMatches,
+  type InboundMessage,
+  type InboundSink,
+  isContact,
+  isPictureKind,
+  mlsOfCode,
+} from "../../src/plugin/plugin-api.js";
 import { originAllowed, originRefusal, widgetCors } from "./origins.js";
 import type { WebChannel } from "./outbound.js";
 import { webChatPage } from "./page.js";

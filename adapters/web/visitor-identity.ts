@@ -1,9 +1,8 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import type { BridgeStore } from "../../src/bridge/store/bridge-store.js";
-import { WEB_VISITOR_KEY, WEB_VISITOR_KEY_CLAIM } from "../../src/bridge/store/key-prefixes.js";
-import { sameSecret } from "../../src/common/secrets.js";
+import type { PluginStore } from "../../src/plugin/channel-plugin.js";
+import { sameSecret, WEB_VISITOR_KEY, WEB_VISITOR_KEY_CLAIM } from "../../src/plugin/plugin-api.js";
 
 /** A visitor token as {@link VisitorIdentity.issue} makes it: `<id>.<signature>`. */
 export const visitorToken = z
@@ -48,7 +47,7 @@ export class VisitorIdentity {
  * One process writes it (the holder of a short claim); the others read it once written.
  * @throws Error when the store cannot be read, or no key appears within a few seconds.
  */
-export async function visitorKey(store: BridgeStore, configured: string | undefined): Promise<Buffer> {
+export async function visitorKey(store: PluginStore, configured: string | undefined): Promise<Buffer> {
   if (configured) return Buffer.from(configured, "utf8");
   for (let attempt = 0; attempt < 100; attempt++) {
     const kept = await store.keyv.get<string>(WEB_VISITOR_KEY);

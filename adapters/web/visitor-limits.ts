@@ -1,8 +1,8 @@
 import type { Request, Response } from "express";
 import type { Counter } from "prom-client";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import type { BridgeStore } from "../../src/bridge/store/bridge-store.js";
-import { REDIS_WEB_LIMIT_PREFIX } from "../../src/bridge/store/key-prefixes.js";
+import type { PluginStore } from "../../src/plugin/channel-plugin.js";
+import { REDIS_WEB_LIMIT_PREFIX } from "../../src/plugin/plugin-api.js";
 import { clientAddress } from "./client-address.js";
 import type { RateBudget, WebChatLimitSettings } from "./limit-settings.js";
 import { StreamSlots } from "./stream-slots.js";
@@ -35,7 +35,7 @@ export class VisitorLimits {
   readonly #refused: Counter<"kind" | "scope">;
 
   /** `refused` counts every refusal by kind and scope (chatbridge_web_limited_total). */
-  constructor(store: BridgeStore, settings: WebChatLimitSettings, refused: Counter<"kind" | "scope">) {
+  constructor(store: PluginStore, settings: WebChatLimitSettings, refused: Counter<"kind" | "scope">) {
     const limiter = (kind: LimitedKind, scope: Scope, budget: RateBudget | undefined) =>
       budget === undefined ? {} : { [scope]: rateLimiter(store, `${kind}-${scope}`, budget) };
     this.#limiters = {
@@ -108,7 +108,7 @@ export class VisitorLimits {
 }
 
 /** One budget's counts: in Redis for a Redis store (shared by its instances), in this process otherwise. */
-function rateLimiter(store: BridgeStore, name: string, budget: RateBudget): RateLimiterAbstract {
+function rateLimiter(store: PluginStore, name: string, budget: RateBudget): RateLimiterAbstract {
   const options = { points: budget.points, duration: budget.seconds, keyPrefix: `${REDIS_WEB_LIMIT_PREFIX}${name}` };
   const memory = new RateLimiterMemory(options);
   if (!store.redis) return memory;

@@ -1,5 +1,4 @@
-import { pictureFileId } from "../../src/api/chatbot-pictures.js";
-import type { ChatbotSettings, PictureKind } from "../../src/client/index.js";
+import { type ChatbotSettings, type PictureKind, pictureFileId } from "../../src/plugin/plugin-api.js";
 import type { Swatch, WidgetSettings } from "./widget/protocol.js";
 
 /** A colour's red, green and blue, 0–255. */

@@ -1,6 +1,4 @@
-import type { InboundMessage, MediaRef } from "../../src/bridge/inbound.js";
-import type { Refusal } from "../../src/bridge/malformed-payloads.js";
-import { cardTapMessage } from "../../src/features/listings/card-surface.js";
+import { cardTapMessage, type InboundMessage, type MediaRef, type Refusal } from "../../src/plugin/plugin-api.js";
 import { ASK_PREFIX } from "./outbound.js";
 import { readDelivery, type WhatsAppMedia, type WhatsAppMessage } from "./schema.js";
 

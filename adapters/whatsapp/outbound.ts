@@ -1,26 +1,28 @@
-import type {
-  Channel,
-  ChannelCapabilities,
-  ChannelLimits,
-  DownloadOptions,
-  OutgoingText,
-  SentMessage,
-} from "../../src/bridge/channel.js";
-import { ChannelError, MediaTooLargeError } from "../../src/bridge/channel.js";
-import type { MediaRef, ReplyTarget } from "../../src/bridge/inbound.js";
-import { readCapped } from "../../src/bridge/media/capped-body.js";
-import type { Logger } from "../../src/common/log.js";
-import type { AlertTemplate } from "../../src/features/alerts/alert-template.js";
+import { OperatorProblems, statusKind } from "../../src/plugin/channel-errors.js";
 import {
+  type AlertTemplate,
   CARD_LABELS,
   type CardAction,
   type CardLabels,
+  type CardSurface,
+  type Channel,
+  type ChannelCapabilities,
+  ChannelError,
+  type ChannelLimits,
   cardActionId,
-} from "../../src/features/listings/card-actions.js";
-import type { CardSurface } from "../../src/features/listings/card-surface.js";
-import { cardFacts, cardKind, cutText } from "../../src/features/listings/card-text.js";
-import type { ListingCard } from "../../src/features/listings/listing-card.js";
-import { OperatorProblems, statusKind } from "../../src/plugin/channel-errors.js";
+  cardFacts,
+  cardKind,
+  cutText,
+  type DownloadOptions,
+  type ListingCard,
+  type Logger,
+  type MediaRef,
+  MediaTooLargeError,
+  type OutgoingText,
+  type ReplyTarget,
+  readCapped,
+  type SentMessage,
+} from "../../src/plugin/plugin-api.js";
 import { markdownToWhatsApp, measureWhatsApp } from "./format.js";
 import { type TemplateRef, templateMessage } from "./template-message.js";
 

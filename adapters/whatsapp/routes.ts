@@ -1,10 +1,14 @@
 import { createHmac } from "node:crypto";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
-import type { InboundSink } from "../../src/bridge/inbound.js";
-import type { MalformedReason, Refusal, ReportMalformed } from "../../src/bridge/malformed-payloads.js";
-import { answerBeforeBody } from "../../src/common/early-answer.js";
-import type { Logger } from "../../src/common/log.js";
-import { sameSecret } from "../../src/common/secrets.js";
+import {
+  answerBeforeBody,
+  type InboundSink,
+  type Logger,
+  type MalformedReason,
+  type Refusal,
+  type ReportMalformed,
+  sameSecret,
+} from "../../src/plugin/plugin-api.js";
 import { parseDelivery } from "./inbound.js";
 import type { WhatsAppChannel } from "./outbound.js";
 

@@ -6,7 +6,7 @@ import { startWhatsApp } from "./setup.js";
 export function startWhatsAppChannel({
   bots,
   bridge,
-  http,
+  routes,
   log,
   metrics,
   onMalformed,
@@ -17,7 +17,7 @@ export function startWhatsAppChannel({
       botId,
       whatsapp: settings,
       bridge,
-      app: http,
+      routes,
       log,
       onMalformed,
       onStatus: (sent) => metrics.platformStatuses.inc({ channel: "whatsapp", status: sent }),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Refusal } from "../../src/bridge/malformed-payloads.js";
+import type { Refusal } from "../../src/plugin/plugin-api.js";
 
 /**
  * An id (a wa_id such as "15550002222", a business-scoped user id such as "US.13491208655302741918", a wamid, a Graph

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { baseUrl, nonEmptyText, optionalText } from "../../src/config/config-variables.js";
 import type { ChannelStatus } from "../../src/plugin/channel-plugin.js";
+import { baseUrl, nonEmptyText, optionalText } from "../../src/plugin/plugin-api.js";
 
 const phoneNumberId = z.string().trim().regex(/^\d+$/, "must be the numeric phone number id (not the phone number)");
 /** Meta's template names: lowercase letters, digits and underscores, up to 512 characters. */

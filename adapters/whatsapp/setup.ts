@@ -1,9 +1,5 @@
-import type { Router } from "express";
-import type { Channel } from "../../src/bridge/channel.js";
-import type { InboundSink } from "../../src/bridge/inbound.js";
-import type { ReportMalformed } from "../../src/bridge/malformed-payloads.js";
-import type { Logger } from "../../src/common/log.js";
-import type { ChannelStatus } from "../../src/plugin/channel-plugin.js";
+import type { ChannelStatus, RouteRegistrar } from "../../src/plugin/channel-plugin.js";
+import type { Channel, InboundSink, Logger, ReportMalformed } from "../../src/plugin/plugin-api.js";
 import { WhatsAppChannel } from "./outbound.js";
 import { WHATSAPP_WEBHOOK_PATH, whatsappWebhookRoutes } from "./routes.js";
 import { type WhatsAppSettings, whatsappOff } from "./settings.js";
@@ -14,7 +10,8 @@ export interface WhatsAppStartOptions {
   botId?: string | undefined;
   whatsapp: WhatsAppSettings;
   bridge: InboundSink & { attach(channel: Channel): void };
-  app: { use: Router["use"] };
+  /** Where the webhook routes are mounted. */
+  routes: RouteRegistrar;
   log: Logger;
   /** Called for each status update of a sent message (sent, delivered, read, failed), for the metrics. */
   onStatus?: (status: string) => void;
@@ -38,7 +35,7 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
   channel: WhatsAppChannel | undefined;
   status: ChannelStatus;
 } {
-  const { whatsapp, bridge, app, log } = options;
+  const { whatsapp, bridge, routes, log } = options;
   const botId = options.botId ?? "default";
   const named = botId !== "default";
   const name = named ? `WhatsApp (${botId})` : "WhatsApp";
@@ -78,7 +75,7 @@ export function startWhatsApp(options: WhatsAppStartOptions): {
       },
     };
   }
-  app.use(
+  routes.mount(
     whatsappWebhookRoutes({
       path,
       appSecret: whatsapp.appSecret as string,

@@ -145,7 +145,8 @@ export async function startBridge(
         running.push({ status: off, stop: async () => {} });
         continue;
       }
-      const context = { bots, bridge, http: channelRoutes, store: bridgeStore, log, metrics, onMalformed, receive };
+      const routes = { mount: (router: express.Router) => channelRoutes.use(router) };
+      const context = { bots, bridge, routes, store: bridgeStore, log, metrics, onMalformed, receive };
       running.push(await plugin.start({ ...context, deployment }));
     }
     const channels: ChannelStatus[] = running.flatMap((channel) => channel.status);

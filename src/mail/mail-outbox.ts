@@ -1,11 +1,6 @@
-import type { BridgeMetrics } from "../bridge/metrics.js";
-import type { BridgeStore } from "../bridge/store/bridge-store.js";
-import {
-  MAIL_OUTBOX_CLAIM_PREFIX,
-  MAIL_OUTBOX_ENTRY_PREFIX,
-  MAIL_OUTBOX_INDEX_KEY,
-} from "../bridge/store/key-prefixes.js";
+import type Keyv from "keyv";
 import type { Logger } from "../common/log.js";
+import { MAIL_OUTBOX_CLAIM_PREFIX, MAIL_OUTBOX_ENTRY_PREFIX, MAIL_OUTBOX_INDEX_KEY } from "./outbox-keys.js";
 import { type Mail, MailError, type Mailer } from "./smtp-mailer.js";
 
 const MINUTE_MS = 60_000;
@@ -75,12 +70,33 @@ export interface PendingMail {
   nextAttemptAt: number;
 }
 
+/**
+ * What the outbox keeps its mails in (the bridge store, shared by every process): key/value state, the shared set
+ * of pending ids, and claims of the ids submitted.
+ */
+export interface OutboxStore {
+  readonly keyv: Keyv;
+  readonly sets: {
+    add(set: string, member: string): Promise<void>;
+    remove(set: string, member: string): Promise<void>;
+    members(set: string): Promise<string[]>;
+  };
+  claimOnce(key: string, ttlMs: number): Promise<boolean>;
+  release(key: string): Promise<void>;
+}
+
+/** What the outbox counts: mails by outcome, and those waiting for a retry. */
+export interface OutboxMetrics {
+  readonly mails: { inc(labels: { outcome: "sent" | "failed" | "retry" }): void };
+  readonly mailsPending: { set(value: number): void };
+}
+
 /** What {@link MailOutbox} works with. */
 export interface MailOutboxDeps {
-  store: BridgeStore;
+  store: OutboxStore;
   mailer: Mailer;
   log: Logger;
-  metrics: BridgeMetrics;
+  metrics: OutboxMetrics;
   /** The clock, in epoch milliseconds (tests move it instead of waiting). */
   now?: () => number;
   /** Changes to {@link DEFAULT_MAIL_RETRY} (tests shorten the waits). */
@@ -107,10 +123,10 @@ type Attempt = { outcome: "sent" } | { outcome: "retry" } | { outcome: "failed";
  * dying between those two writes (one local SQLite statement apart) loses that one mail.
  */
 export class MailOutbox {
-  readonly #store: BridgeStore;
+  readonly #store: OutboxStore;
   readonly #mailer: Mailer;
   readonly #log: Logger;
-  readonly #metrics: BridgeMetrics;
+  readonly #metrics: OutboxMetrics;
   readonly #now: () => number;
   readonly #retry: MailRetryPolicy;
   #listener: SettledMailListener | undefined;

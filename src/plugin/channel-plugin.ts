@@ -106,8 +106,9 @@ export interface ChannelContext<Settings> {
    */
   bridge: InboundSink & { attach(channel: Channel): void; chatbotOf(botId: string): ChatbotView | undefined };
   /** Where the channel's routes go: mounted on the server before the JSON 404 and error handler. */
-  http: { use: Router["use"] };
-  store: BridgeStore;
+  routes: RouteRegistrar;
+  /** The bridge store's operations a channel may keep its own state with. */
+  store: PluginStore;
   log: Logger;
   metrics: BridgeMetrics;
   /** Where authentic payloads the bridge cannot use are reported (counted and logged by shape). */
@@ -116,6 +117,19 @@ export interface ChannelContext<Settings> {
   receive: boolean;
   deployment: Deployment;
 }
+
+/** Mounts a channel's routes (an express Router) on chatbridge's one HTTP server. */
+export interface RouteRegistrar {
+  mount(router: Router): void;
+}
+
+/**
+ * What a channel may use of the bridge store: key/value state under its own keys (src/bridge/store/key-prefixes.ts),
+ * one-time claims, named leases (one poller of a token at a time), the web chat's visitor events, and on Redis the
+ * client for a library that keeps its own state there (the web chat's rate limits). Not the work queue, budgets or
+ * signals, which are the bridge's.
+ */
+export type PluginStore = Pick<BridgeStore, "keyv" | "claimOnce" | "leases" | "visitorEvents" | "redis">;
 
 /** One line of the start banner: a channel of a bot enabled (and how it receives), or what is missing. */
 export interface ChannelStatus {

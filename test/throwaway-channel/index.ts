@@ -30,7 +30,7 @@ export const pigeonPlugin = defineChannelPlugin({
   botEntry: z.strictObject({ token }),
   settingsForBot: (entry: { token: string }) => ({ token: entry.token as string | undefined }),
   distinct: { of: (entry) => entry.token, problem: () => "two bots share one pigeon token." },
-  start: ({ bots, bridge, http, receive }) =>
+  start: ({ bots, bridge, routes, receive }) =>
     startEach(bots, async ({ botId, settings }) => {
       const name = botId === "default" ? "Pigeon" : `Pigeon (${botId})`;
       const stop = async () => {};
@@ -65,7 +65,7 @@ export const pigeonPlugin = defineChannelPlugin({
         });
         res.status(outcome === "stopping" ? 503 : 200).json({ status: outcome });
       });
-      http.use(router);
+      routes.mount(router);
       return { status: { name, enabled: true, detail: `webhook ${path}` }, stop };
     }),
 });

@@ -3,11 +3,9 @@
  * widget's source (bundled for the browser), types only.
  */
 
-import type { CardAction } from "../../../src/features/listings/card-action.js";
-import type { ListingCard } from "../../../src/features/listings/listing-card.js";
+import type { CardAction, ListingCard } from "../../../src/plugin/card-types.js";
 
-export type { CardAction } from "../../../src/features/listings/card-action.js";
-export type { ListingCard } from "../../../src/features/listings/listing-card.js";
+export type { CardAction, ListingCard } from "../../../src/plugin/card-types.js";
 
 /** A colour and the text colour chosen to read on it (contrast ≥ 4.5:1). */
 export interface Swatch {

@@ -44,10 +44,8 @@ export const ALERTS_SNAPSHOT_PREFIX = "alerts-snapshot:";
 export const LAST_MESSAGE_PREFIX = "last-message:";
 /** `slack-thread:<bot>:<channel>:<thread ts>`: a Slack thread the bot takes part in (adapters/slack/threads.ts). */
 export const SLACK_THREAD_PREFIX = "slack-thread:";
-/** `mail-outbox:mail:<mail id>`: a mail waiting for another attempt (mail-outbox.ts). */
-export const MAIL_OUTBOX_ENTRY_PREFIX = "mail-outbox:mail:";
-/** The list of the mails waiting in the outbox (mail-outbox.ts). */
-export const MAIL_OUTBOX_INDEX_KEY = "mail-outbox:pending";
+/** The mail outbox's waiting mails and their list, and its claims: src/mail/outbox-keys.ts. */
+export { MAIL_OUTBOX_CLAIM_PREFIX, MAIL_OUTBOX_ENTRY_PREFIX, MAIL_OUTBOX_INDEX_KEY } from "../../mail/outbox-keys.js";
 /** The key that signs web chat visitors' identities when WEB_CHAT_SECRET is unset (adapters/web/visitor-identity.ts). */
 export const WEB_VISITOR_KEY = "webchat:visitor-key";
 /** `webchat:file:<visitor>:<file id>`: what a web chat visitor uploaded, awaiting its message (adapters/web/visitor-files.ts). */
@@ -65,8 +63,6 @@ export const EVENT_CLAIM_PREFIX = "event:";
 export const ALERT_CLAIM_PREFIX = "alert:";
 /** `alert-flush:<conversation>:<due time>`: the kept alerts of a conversation queued once when due (alert-poller.ts). */
 export const ALERT_FLUSH_CLAIM_PREFIX = "alert-flush:";
-/** `mail-outbox:<mail id>`: a mail submitted once (mail-outbox.ts). */
-export const MAIL_OUTBOX_CLAIM_PREFIX = "mail-outbox:";
 /** The one process that writes {@link WEB_VISITOR_KEY} when none is kept yet (adapters/web/visitor-identity.ts). */
 export const WEB_VISITOR_KEY_CLAIM = "webchat:visitor-key-writer";
 
