@@ -4,6 +4,7 @@ import express from "express";
 import { adminRoutes } from "../admin/admin-routes.js";
 import { BackgroundPasses } from "../bridge/background-passes.js";
 import { Bridge } from "../bridge/bridge.js";
+import type { AnswerSteps } from "../bridge/feature.js";
 import { malformedPayloadReporter } from "../bridge/malformed-payloads.js";
 import { createBridgeMetrics } from "../bridge/metrics.js";
 import type { BridgeStore } from "../bridge/store/bridge-store.js";
@@ -61,6 +62,8 @@ export async function startBridge(
     chatbotRetryMs?: number;
     role?: BridgeRole;
     alertsClock?: () => number;
+    /** The step list (default src/features/index.ts's): how a test adds a feature from its own folder. */
+    steps?: AnswerSteps;
   } = {},
 ): Promise<RunningBridge> {
   const role = options.role ?? "all";
@@ -104,7 +107,7 @@ export async function startBridge(
       metrics,
       outbox,
       now: options.alertsClock,
-      steps: ANSWER_STEPS,
+      steps: options.steps ?? ANSWER_STEPS,
     });
     const handoffs = bridge.api(handoff)?.desk;
     if (!handoffs) throw new Error("the step list has no handoff feature");

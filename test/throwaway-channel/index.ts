@@ -1,7 +1,7 @@
 import express, { Router } from "express";
 import { z } from "zod";
-import { sameSecret } from "../../src/common/secrets.js";
 import { defineChannelPlugin, startEach } from "../../src/plugin/channel-plugin.js";
+import { sameSecret } from "../../src/plugin/plugin-api.js";
 import { PigeonChannel } from "./outbound.js";
 
 const token = z.string().regex(/^coo-[a-z0-9]{8,}$/, "must look like coo-… (8 or more letters and digits)");
