@@ -28,7 +28,9 @@ export default defineConfig({
           name: "e2e",
           include: ["test/**/*.e2e.test.ts"],
           globalSetup: ["test/global-setup.ts"],
-          maxWorkers: 1,
+          // Two files at a time on a 2-core machine: the chatbridge processes under test yield the CPU to the
+          // emulators (test/support/cli-process.ts), and tests wait on events rather than on wall-clock margins.
+          maxWorkers: 2,
         },
       },
     ],
