@@ -8,6 +8,7 @@ import { webChatRoutes } from "./routes.js";
 import { VisitorFiles } from "./visitor-files.js";
 import { VisitorIdentity, visitorKey } from "./visitor-identity.js";
 import { VisitorLimits } from "./visitor-limits.js";
+import { webLimitedCounter } from "./web-metrics.js";
 import { readWidgetScript } from "./widget-bundle.js";
 
 /**
@@ -51,7 +52,11 @@ export const webPlugin = defineChannelPlugin<
     if (receive) {
       const chatbot = bridge.chatbotOf(channel.botId);
       const identity = new VisitorIdentity(await visitorKey(store, settings?.secret));
-      const limits = new VisitorLimits(store, settings?.limits ?? DEFAULT_WEB_CHAT_LIMITS, metrics.webLimited);
+      const limits = new VisitorLimits(
+        store,
+        settings?.limits ?? DEFAULT_WEB_CHAT_LIMITS,
+        webLimitedCounter(metrics.registry),
+      );
       const { title, handoff, maxAudioSeconds } = deployment;
       const widget = readWidgetScript();
       const consents = new PrivacyConsents(store.keyv);

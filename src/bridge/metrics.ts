@@ -1,24 +1,15 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, type Metric, Registry } from "prom-client";
 import { isPartLoaded, LAZY_PARTS } from "../common/lazy-parts.js";
 import type { WorkStats } from "./store/work-queue.js";
 
-/** The bridge's Prometheus metrics, served at /metrics. */
+/**
+ * The bridge's Prometheus metrics, served at /metrics. A feature or a channel registers its own on `registry`
+ * ({@link registered}): the core names none of them.
+ */
 export interface BridgeMetrics {
   registry: Registry;
   messagesIn: Counter<"channel">;
   messagesOut: Counter<"channel">;
-  /**
-   * Alert messages of saved searches: `sent`; `template` where only the channel's approved template could go (WhatsApp
-   * outside its 24-hour window); `skipped` where not even that could (no template configured); `failed` when the
-   * platform refused them.
-   */
-  alerts: Counter<"channel" | "outcome">;
-  /** 1 while this process follows bot `bot`'s listing change feed, else 0. */
-  listingFeedOpen: Gauge<"bot">;
-  /** Listing changes the feed announced, by bot. */
-  listingFeedChanges: Counter<"bot">;
-  /** Times a bot's feed failed or ended and was opened again (each failure of a streak counted). */
-  listingFeedFailures: Counter<"bot">;
   /** From the user's message to the final text on the platform. */
   answerSeconds: Histogram<"channel">;
   /** From the user's message to the first visible text. */
@@ -41,24 +32,12 @@ export interface BridgeMetrics {
    */
   malformedPayloads: Counter<"channel" | "reason">;
   activeStreams: Gauge;
-  /** Requests for a person, by what became of them (sent, queued, failed, unavailable). */
-  handoffs: Counter<"channel" | "outcome">;
-  /**
-   * What the bot told users about their handoff on its own, outside an answer: `notice` confirmation (the mail
-   * went out late), undelivered (it was given up) or bot_back; `outcome` sent or failed (the platform refused).
-   */
-  handoffNotices: Counter<"channel" | "notice" | "outcome">;
   /** Files users sent, by kind and what became of them (forwarded, unsupported, too_large, too_long, failed). */
   mediaItems: Counter<"channel" | "kind" | "outcome">;
   /** Mail send attempts by outcome: sent, retry (failed for now, tried again later), failed (given up). */
   mails: Counter<"outcome">;
   /** Mails in the outbox waiting for another attempt. */
   mailsPending: Gauge;
-  /**
-   * Web chat requests refused with 429 by the per-visitor and per-address limits, by `kind` (message, identity,
-   * upload, stream) and the `scope` whose budget was spent (visitor, ip): see adapters/web/visitor-limits.ts.
-   */
-  webLimited: Counter<"kind" | "scope">;
   /**
    * Where the work gauges read from at each scrape (the store's `work.stats()`); set once the store is open. Every
    * process shows the whole store's queue, whoever recorded the work.
@@ -78,11 +57,6 @@ export interface BridgeMetrics {
    * was asked a second time), `diverged` (that second answer differed from what was already shown).
    */
   ledgerResumes: Counter<"kind">;
-  /**
-   * Conversations opened from a listing's link or QR code (`chatbridge links`), by channel; per listing they are
-   * counted as ListingVisit leads (the daily leads digest), as MLS numbers would make the label unbounded.
-   */
-  listingLinkVisits: Counter<"channel">;
   /** 1 for each part loaded on first use (src/common/lazy-parts.ts) that this process has loaded, 0 for the others. */
   modulesLoaded: Gauge<"module">;
 }
@@ -121,30 +95,6 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       name: "chatbridge_messages_out_total",
       help: "Messages sent to users",
       labelNames: ["channel"],
-      ...common,
-    }),
-    alerts: new Counter({
-      name: "chatbridge_alerts_total",
-      help: "Alert messages of saved searches: sent, template (outside a free-form window), skipped or failed",
-      labelNames: ["channel", "outcome"],
-      ...common,
-    }),
-    listingFeedOpen: new Gauge({
-      name: "chatbridge_listing_feed_open",
-      help: "1 while this process follows the chatbot's listing change feed (the background lease's holder, against an API with a feed)",
-      labelNames: ["bot"],
-      ...common,
-    }),
-    listingFeedChanges: new Counter({
-      name: "chatbridge_listing_feed_changes_total",
-      help: "Listing changes announced by the chatbot's change feed",
-      labelNames: ["bot"],
-      ...common,
-    }),
-    listingFeedFailures: new Counter({
-      name: "chatbridge_listing_feed_failures_total",
-      help: "Times the listing change feed failed or ended and was opened again",
-      labelNames: ["bot"],
       ...common,
     }),
     answerSeconds: new Histogram({
@@ -199,18 +149,6 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       ...common,
     }),
     activeStreams: new Gauge({ name: "chatbridge_active_streams", help: "Answers being streamed now", ...common }),
-    handoffs: new Counter({
-      name: "chatbridge_handoffs_total",
-      help: "Requests to talk to a person, by channel and outcome (sent, queued, failed, unavailable)",
-      labelNames: ["channel", "outcome"],
-      ...common,
-    }),
-    handoffNotices: new Counter({
-      name: "chatbridge_handoff_notices_total",
-      help: "Messages telling users what became of their handoff outside an answer, by notice (confirmation, undelivered, bot_back) and outcome (sent, failed)",
-      labelNames: ["channel", "notice", "outcome"],
-      ...common,
-    }),
     mediaItems: new Counter({
       name: "chatbridge_media_items_total",
       help: "Files users sent (photos, recordings, videos, stickers…), by kind and outcome",
@@ -226,12 +164,6 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
     mailsPending: new Gauge({
       name: "chatbridge_mails_pending",
       help: "Mails in the outbox waiting for another attempt",
-      ...common,
-    }),
-    webLimited: new Counter({
-      name: "chatbridge_web_limited_total",
-      help: "Web chat requests refused because a visitor or a client address was over its limit, by kind (message, identity, upload, stream) and scope (visitor, ip)",
-      labelNames: ["kind", "scope"],
       ...common,
     }),
     watchWork: (stats) => {
@@ -271,12 +203,6 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       labelNames: ["kind"],
       ...common,
     }),
-    listingLinkVisits: new Counter({
-      name: "chatbridge_listing_link_visits_total",
-      help: "Conversations opened from a listing's link or QR code, by channel",
-      labelNames: ["channel"],
-      ...common,
-    }),
     modulesLoaded: new Gauge({
       name: "chatbridge_module_loaded",
       help: "1 when a part loaded on first use is loaded in this process (embedded-api, telegram, slack, whatsapp, media-codecs), 0 when not",
@@ -287,4 +213,12 @@ export function createBridgeMetrics(options: { processMetrics?: boolean } = {}):
       ...common,
     }),
   };
+}
+
+/**
+ * The metric `name` of `registry`, made by `make` (given the registers to put it in) the first time: a feature
+ * opened by several bridges on one registry (tests, a process's two roles) shares one metric.
+ */
+export function registered<T extends Metric>(registry: Registry, name: string, make: (registers: Registry[]) => T): T {
+  return (registry.getSingleMetric(name) as T | undefined) ?? make([registry]);
 }

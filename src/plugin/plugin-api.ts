@@ -27,6 +27,7 @@ export { contactLink, isContact } from "../bridge/contact.js";
 export type { InboundMessage, InboundSink, MediaRef, ReplyTarget } from "../bridge/inbound.js";
 export type { MalformedReason, Refusal, ReportMalformed } from "../bridge/malformed-payloads.js";
 export { readCapped } from "../bridge/media/capped-body.js";
+export { type BridgeMetrics, registered } from "../bridge/metrics.js";
 export { TokenBucket } from "../bridge/reply/token-bucket.js";
 
 export {

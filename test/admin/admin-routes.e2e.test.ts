@@ -6,6 +6,7 @@ import { createBridgeMetrics } from "../../src/bridge/metrics.js";
 import { openBridgeStore } from "../../src/bridge/store/open-bridge-store.js";
 import { createLogger } from "../../src/common/log.js";
 import { HandoffDesk } from "../../src/features/handoff/handoff-desk.js";
+import { handoffMetrics } from "../../src/features/handoff/handoff-metrics.js";
 import { closeServer, listenOnLoopback, loopbackUrl } from "../support/loopback-server.js";
 
 const TOKEN = "a-long-admin-token-0123";
@@ -25,7 +26,7 @@ async function serve(token: string | undefined): Promise<string> {
     outbox: undefined,
     timeoutMs: 60_000,
     log: createLogger("silent"),
-    metrics: createBridgeMetrics(),
+    metrics: handoffMetrics(createBridgeMetrics().registry),
     notify: async () => undefined,
   });
   const app = express();

@@ -4,6 +4,7 @@ import type { Job } from "../../bridge/job-ledger.js";
 import { type PhraseLanguage, phraseLanguage } from "../../bridge/phrase-language.js";
 import { cardLabels } from "../listings/card-actions.js";
 import { sendCardsOnce } from "../listings/send-cards.js";
+import type { AlertMetrics } from "./alert-metrics.js";
 import { alertsDueAt } from "./alert-schedule.js";
 import { alertTemplateOf } from "./alert-template.js";
 import { alertTemplateParameters, alertText, MAX_ALERT_LINES } from "./alert-text.js";
@@ -45,6 +46,7 @@ export class AlertJob {
     private readonly job: Job,
     private readonly payload: AlertPayload,
     private readonly now: () => number,
+    private readonly metrics: Pick<AlertMetrics, "alerts">,
   ) {}
 
   async run(): Promise<void> {
@@ -67,7 +69,7 @@ export class AlertJob {
         : route === "template"
           ? await this.#template(attached, batch)
           : "skipped";
-    parts.metrics.alerts.inc({ channel: payload.channel, outcome });
+    this.metrics.alerts.inc({ channel: payload.channel, outcome });
     await this.#sent(batch);
   }
 

@@ -1,7 +1,6 @@
 import type Keyv from "keyv";
 import type { ListingListItem } from "../../api/types.js";
 import type { BackgroundDuty } from "../../bridge/background-passes.js";
-import type { BridgeMetrics } from "../../bridge/metrics.js";
 import {
   ALERT_CLAIM_PREFIX,
   ALERT_FLUSH_CLAIM_PREFIX,
@@ -11,6 +10,7 @@ import type { WorkQueue } from "../../bridge/store/work-queue.js";
 import { ChatbotApiError, type ChatbotClient } from "../../client/index.js";
 import type { Logger } from "../../common/log.js";
 import { cardFromListing } from "../listings/card-from-listing.js";
+import type { FeedMetrics } from "./alert-metrics.js";
 import type { AlertAction, AlertPayload } from "./alert-work.js";
 import { diffListings, type ListingEvent, type ListingSnapshot } from "./listing-diff.js";
 import { followListingChanges } from "./listing-feed.js";
@@ -40,7 +40,7 @@ export interface AlertPollerOptions {
   log: Logger;
   now: () => number;
   /** Where the change feeds' state shows (see `followListingChanges`). */
-  metrics?: Pick<BridgeMetrics, "listingFeedOpen" | "listingFeedChanges" | "listingFeedFailures"> | undefined;
+  metrics?: FeedMetrics | undefined;
 }
 
 /** RealEstateList's page size for a poll. */

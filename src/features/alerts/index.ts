@@ -3,6 +3,7 @@ import { phraseLanguage } from "../../bridge/phrase-language.js";
 import { listings } from "../listings/index.js";
 import { AlertDesk } from "./alert-desk.js";
 import { AlertJob } from "./alert-job.js";
+import { alertMetrics } from "./alert-metrics.js";
 import { AlertPoller } from "./alert-poller.js";
 import { alertStep } from "./alert-step.js";
 import type { AlertPayload } from "./alert-work.js";
@@ -17,7 +18,8 @@ import { SavedSearches } from "./saved-searches.js";
 export const alerts: Feature<undefined> = {
   name: "alerts",
   open(context) {
-    const { store, config, log, metrics, now } = context;
+    const { store, config, log, now } = context;
+    const metrics = alertMetrics(context.metrics.registry);
     const searches = new SavedSearches(store.keyv, store.sets);
     const { cardsOf } = context.use(listings);
     const desk = new AlertDesk(searches, {
@@ -43,7 +45,7 @@ export const alerts: Feature<undefined> = {
       api: undefined,
       steps: { alerts: alertStep(desk) },
       jobs: {
-        alert: (job, payload, parts) => new AlertJob(parts, searches, job, payload as AlertPayload, now).run(),
+        alert: (job, payload, parts) => new AlertJob(parts, searches, job, payload as AlertPayload, now, metrics).run(),
       },
       passes: poller ? [poller] : [],
     };

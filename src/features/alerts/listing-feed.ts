@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { BridgeMetrics } from "../../bridge/metrics.js";
 import { ChatbotApiError, type ChatbotClient } from "../../client/index.js";
 import { type RetryPolicy, retryDelay } from "../../client/retry.js";
 import type { Logger } from "../../common/log.js";
+import type { FeedMetrics } from "./alert-metrics.js";
 
 /** How soon a lost feed is opened again: 0.5 s, doubling up to 30 s, with jitter; never given up. */
 const RECONNECT: RetryPolicy = { attempts: Number.POSITIVE_INFINITY, baseDelayMs: 500, maxDelayMs: 30_000 };
@@ -20,7 +20,7 @@ export interface ListingFeedOptions {
   /** How soon a lost feed is opened again (default 0.5 s doubling to 30 s). */
   reconnect?: RetryPolicy;
   /** Where the feed's state shows: open or not, the changes it announced, its failures. */
-  metrics?: Pick<BridgeMetrics, "listingFeedOpen" | "listingFeedChanges" | "listingFeedFailures"> | undefined;
+  metrics?: FeedMetrics | undefined;
 }
 
 /**

@@ -1,6 +1,5 @@
 import type Keyv from "keyv";
 import type { InboundMessage, ReplyTarget } from "../../bridge/inbound.js";
-import type { BridgeMetrics } from "../../bridge/metrics.js";
 import {
   HANDOFF_CONFIRMED_PREFIX,
   HANDOFF_FOLLOW_UP_MAIL_PREFIX,
@@ -15,6 +14,7 @@ import type { Logger } from "../../common/log.js";
 import type { MailNote, MailOutbox, SettledMail } from "../../mail/mail-outbox.js";
 import type { HandoffAction } from "./handoff-action.js";
 import { followUpMail, type HandoffCase, handoffMail } from "./handoff-mail.js";
+import type { HandoffMetrics } from "./handoff-metrics.js";
 import { handoffTexts } from "./handoff-texts.js";
 
 /** A conversation handed to a person: the bot stays silent in it until `until`, /bot, or an operator resumes it. */
@@ -62,7 +62,7 @@ export interface HandoffDeskOptions {
   outbox: MailOutbox | undefined;
   timeoutMs: number;
   log: Logger;
-  metrics: BridgeMetrics;
+  metrics: Pick<HandoffMetrics, "handoffNotices">;
   /**
    * Tells a user something in their conversation outside an answer (the bot is back after a timeout, the mail
    * went out late), through the channel and its pacer like any other message; rejects when that failed.

@@ -1,11 +1,11 @@
 import type { OutgoingText } from "../../bridge/channel.js";
 import type { ChatbotSettingsReader } from "../../bridge/chatbot-settings.js";
 import type { InboundMessage } from "../../bridge/inbound.js";
-import type { BridgeMetrics } from "../../bridge/metrics.js";
 import type { Transcript } from "../../bridge/transcript.js";
 import type { LeadInput } from "../../client/index.js";
 import type { HandoffConfig } from "../../config/config.js";
 import type { HandoffDesk } from "./handoff-desk.js";
+import type { HandoffMetrics } from "./handoff-metrics.js";
 import { handoffIntent } from "./handoff-request.js";
 import { handoffTexts } from "./handoff-texts.js";
 
@@ -35,7 +35,7 @@ export class HandoffRouting {
     readonly desk: HandoffDesk,
     private readonly transcript: Transcript,
     private readonly config: HandoffConfig,
-    private readonly metrics: BridgeMetrics,
+    private readonly metrics: Pick<HandoffMetrics, "handoffs">,
   ) {}
 
   /**

@@ -2,6 +2,7 @@ import type { Turn } from "../../bridge/answer-step.js";
 import type { Feature } from "../../bridge/feature.js";
 import type { HandoffPayload } from "./handoff-action.js";
 import { HandoffDesk } from "./handoff-desk.js";
+import { handoffMetrics } from "./handoff-metrics.js";
 import { HandoffRouting } from "./handoff-routing.js";
 import { answeredStep, handOff, handoffStep } from "./handoff-step.js";
 
@@ -25,7 +26,8 @@ export interface HandoffApi {
 export const handoff: Feature<HandoffApi> = {
   name: "handoff",
   open(context) {
-    const { store, config, log, metrics, outbox } = context;
+    const { store, config, log, outbox } = context;
+    const metrics = handoffMetrics(context.metrics.registry);
     const desk = new HandoffDesk({
       keyv: store.keyv,
       sets: store.sets,

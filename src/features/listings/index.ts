@@ -3,6 +3,7 @@ import { handoff } from "../handoff/index.js";
 import { cardQuestionsStep, cardsStep } from "./card-steps.js";
 import { listingLinkStep } from "./link-step.js";
 import { ListingCards } from "./listing-cards.js";
+import { listingMetrics } from "./listing-metrics.js";
 
 /** What other features use of the listings feature. */
 export interface ListingsApi {
@@ -30,7 +31,7 @@ export const listings: Feature<ListingsApi> = {
     return {
       api: { cardsOf },
       steps: {
-        "listing-link": listingLinkStep(cardsOf, context.use(handoff)),
+        "listing-link": listingLinkStep(cardsOf, context.use(handoff), listingMetrics(context.metrics.registry)),
         "card-questions": cardQuestionsStep(cardsOf),
       },
       afterAnswer: { cards: cardsStep(cardsOf, context.config.listingCardsMax) },

@@ -5,6 +5,7 @@ import { cardSurfaceOf } from "./card-surface.js";
 import type { ListingCard } from "./listing-card.js";
 import type { ListingCards } from "./listing-cards.js";
 import { linkAsMessage, listingLinkIn } from "./listing-links.js";
+import type { ListingMetrics } from "./listing-metrics.js";
 import { cardAsText, cardLabelsOf, lookUpCards } from "./listing-steps.js";
 import { recordListingVisit, viewingQuestion } from "./listing-visit.js";
 import { sendCardsOnce } from "./send-cards.js";
@@ -19,7 +20,11 @@ export function visitedListing(turn: Turn): string | undefined {
  * card and "Would you like to book a viewing?", after the greeting on first contact; the visit counted once. While
  * a person has the conversation, the link is a message for them, naming the listing (the visit still counts).
  */
-export function listingLinkStep(listings: (botId: string) => ListingCards, handoff: HandoffApi): AnswerStep {
+export function listingLinkStep(
+  listings: (botId: string) => ListingCards,
+  handoff: HandoffApi,
+  metrics: ListingMetrics,
+): AnswerStep {
   return {
     name: "listing-link",
     async handle(turn) {
@@ -29,12 +34,12 @@ export function listingLinkStep(listings: (botId: string) => ListingCards, hando
       if (await turn.paused()) {
         const forwarded = namingListings(turn.batch);
         if (await handoff.forward(turn, linkAsMessage(turn.text, visited), forwarded)) {
-          await visit(turn, cards, visited);
+          await visit(turn, cards, visited, metrics);
           return "handled";
         }
       }
       await turn.greetFirst();
-      await listingVisit(turn, cards, visited);
+      await listingVisit(turn, cards, visited, metrics);
       return "handled";
     },
   };
@@ -43,8 +48,13 @@ export function listingLinkStep(listings: (botId: string) => ListingCards, hando
 /**
  * The listing's card and the viewing question, each a step of the ledger; a listing that is gone gets the greeting.
  */
-async function listingVisit(turn: Turn, listings: ListingCards, mlsNumber: string): Promise<void> {
-  const found = await visit(turn, listings, mlsNumber);
+async function listingVisit(
+  turn: Turn,
+  listings: ListingCards,
+  mlsNumber: string,
+  metrics: ListingMetrics,
+): Promise<void> {
+  const found = await visit(turn, listings, mlsNumber, metrics);
   const card = found[0];
   if (!card) {
     await turn.sendOnce("greeting", turn.bot.greeter.greeting());
@@ -59,8 +69,8 @@ async function listingVisit(turn: Turn, listings: ListingCards, mlsNumber: strin
 }
 
 /** The visit of listing `mlsNumber`'s link, counted once with its lookup: the listing's card, when it still exists. */
-function visit(turn: Turn, listings: ListingCards, mlsNumber: string): Promise<ListingCard[]> {
-  const { metrics, log } = turn.parts;
+function visit(turn: Turn, listings: ListingCards, mlsNumber: string, metrics: ListingMetrics): Promise<ListingCard[]> {
+  const { log } = turn.parts;
   return turn.once("visit", async () => {
     const found = await lookUpCards(listings, [{ kind: "mls", mlsNumber }], 1);
     const visited = found[0]?.mlsNumber ?? mlsNumber;

@@ -1,8 +1,8 @@
 import { LISTING_VISIT, listingVisitContent } from "../../api/listing-visit.js";
 import type { BotState } from "../../bridge/bridge-parts.js";
-import type { BridgeMetrics } from "../../bridge/metrics.js";
 import { type PhraseLanguage, phraseLanguage } from "../../bridge/phrase-language.js";
 import type { Logger } from "../../common/log.js";
+import type { ListingMetrics } from "./listing-metrics.js";
 
 /** What the bridge asks under the card of a listing whose link opened the conversation, per phrase language. */
 const VIEWING_QUESTIONS: Record<PhraseLanguage, string> = {
@@ -30,7 +30,7 @@ export interface ListingVisit {
  * chatbot's dated leads and mails them, so visits need no second store. A chatbot API without LeadAdd (the hosted
  * platform) keeps only the metric; a failure never stands in the way of the conversation.
  */
-export async function recordListingVisit(visit: ListingVisit, metrics: BridgeMetrics, log: Logger): Promise<void> {
+export async function recordListingVisit(visit: ListingVisit, metrics: ListingMetrics, log: Logger): Promise<void> {
   const { bot, conversation, channel, mlsNumber, fence } = visit;
   metrics.listingLinkVisits.inc({ channel });
   try {

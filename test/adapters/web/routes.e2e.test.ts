@@ -9,6 +9,7 @@ import { type WebChatRoutesOptions, webChatRoutes } from "../../../adapters/web/
 import { VisitorFiles } from "../../../adapters/web/visitor-files.js";
 import { VisitorIdentity } from "../../../adapters/web/visitor-identity.js";
 import { VisitorLimits } from "../../../adapters/web/visitor-limits.js";
+import { webLimitedCounter } from "../../../adapters/web/web-metrics.js";
 import { readWidgetScript } from "../../../adapters/web/widget-bundle.js";
 import type { InboundMessage, InboundSink } from "../../../src/bridge/inbound.js";
 import { createBridgeMetrics } from "../../../src/bridge/metrics.js";
@@ -61,7 +62,11 @@ async function serve(
   const app = express();
   // The default limits, but room for streams: a test opens the next before the server has seen the last one close.
   const settings = parseWebChatLimits("streams=20,20");
-  const limits = new VisitorLimits(openMemoryStore("test"), settings, createBridgeMetrics().webLimited);
+  const limits = new VisitorLimits(
+    openMemoryStore("test"),
+    settings,
+    webLimitedCounter(createBridgeMetrics().registry),
+  );
   const consents = new PrivacyConsents(openMemoryStore("consents").keyv);
   const defaults = { title: "Test", chatbot: chatbotWith(), widget: undefined, identity, limits, consents };
   app.use(webChatRoutes(channel, sink, { ...defaults, ...options }));

@@ -15,6 +15,7 @@ import { webChatRoutes } from "../../../adapters/web/routes.js";
 import { VisitorFiles } from "../../../adapters/web/visitor-files.js";
 import { VisitorIdentity } from "../../../adapters/web/visitor-identity.js";
 import { VisitorLimits } from "../../../adapters/web/visitor-limits.js";
+import { webLimitedCounter } from "../../../adapters/web/web-metrics.js";
 import type { RunningBridge } from "../../../src/app/bridge-app.js";
 import type { InboundMessage, InboundSink } from "../../../src/bridge/inbound.js";
 import { type BridgeMetrics, createBridgeMetrics } from "../../../src/bridge/metrics.js";
@@ -77,7 +78,7 @@ async function serve(
 ): Promise<Instance> {
   const { sink, accepted } = recording();
   const metrics = createBridgeMetrics();
-  const limits = new VisitorLimits(store, LIMITS, metrics.webLimited);
+  const limits = new VisitorLimits(store, LIMITS, webLimitedCounter(metrics.registry));
   const chatbot = { serialNumber: "sn-homes", settings: async () => settings };
   const app = express();
   configure(app);
@@ -117,7 +118,7 @@ async function refusal(response: Response) {
 
 /** How many refusals the counter holds for a kind and scope. */
 async function refused(metrics: BridgeMetrics, kind: string, scope: string): Promise<number> {
-  const { values } = await metrics.webLimited.get();
+  const { values } = await webLimitedCounter(metrics.registry).get();
   return values.find((value) => value.labels.kind === kind && value.labels.scope === scope)?.value ?? 0;
 }
 

@@ -8,6 +8,7 @@ import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js"
 import { ChatbotClient } from "../../../src/client/index.js";
 import { createLogger } from "../../../src/common/log.js";
 import { loadConfig } from "../../../src/config/config.js";
+import { alertMetrics } from "../../../src/features/alerts/alert-metrics.js";
 import { type PendingAlert, SavedSearches } from "../../../src/features/alerts/saved-searches.js";
 import { ANSWER_STEPS } from "../../../src/features/index.js";
 import { cardFromListing } from "../../../src/features/listings/card-from-listing.js";
@@ -80,7 +81,10 @@ async function setUp(channel: FakeChannel, lastMessageAt?: number, steps?: Recor
   bridge.startWorking();
   // Done once the record says so: the alert no longer waits, and the hour starts now.
   await holds(async () => (await searches.read("c1"))?.lastSentAt === NOON);
-  const counted = (await metrics.alerts.get()).values.map((value) => [value.labels.outcome, value.value]);
+  const counted = (await alertMetrics(metrics.registry).alerts.get()).values.map((value) => [
+    value.labels.outcome,
+    value.value,
+  ]);
   return { record: await searches.read("c1"), counted };
 }
 

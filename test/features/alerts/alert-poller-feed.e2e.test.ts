@@ -6,6 +6,7 @@ import { ALERTS_SNAPSHOT_PREFIX } from "../../../src/bridge/store/key-prefixes.j
 import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js";
 import { ChatbotClient } from "../../../src/client/index.js";
 import { createLogger } from "../../../src/common/log.js";
+import { alertMetrics } from "../../../src/features/alerts/alert-metrics.js";
 import { AlertPoller, type WatchedChatbot } from "../../../src/features/alerts/alert-poller.js";
 import { SavedSearches } from "../../../src/features/alerts/saved-searches.js";
 import { sampleListing, useApiHarness } from "../../support/api-harness.js";
@@ -55,7 +56,7 @@ async function startPoller(chatbot: WatchedChatbot, intervalMs: number) {
       done();
     },
   });
-  const metrics = createBridgeMetrics();
+  const metrics = alertMetrics(createBridgeMetrics().registry);
   const poller = new AlertPoller({
     metrics,
     chatbots: [chatbot],

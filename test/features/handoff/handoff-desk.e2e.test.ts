@@ -6,6 +6,7 @@ import { openBridgeStore } from "../../../src/bridge/store/open-bridge-store.js"
 import { createLogger } from "../../../src/common/log.js";
 import type { HandoffAction } from "../../../src/features/handoff/handoff-action.js";
 import { type Handoff, HandoffDesk } from "../../../src/features/handoff/handoff-desk.js";
+import { handoffMetrics } from "../../../src/features/handoff/handoff-metrics.js";
 import { handoffTexts } from "../../../src/features/handoff/handoff-texts.js";
 import { MailOutbox } from "../../../src/mail/mail-outbox.js";
 import { createSmtpMailer } from "../../../src/mail/smtp-mailer.js";
@@ -80,7 +81,7 @@ async function desk(options: { smtp?: boolean; queued?: boolean; notify?: (text:
     outbox,
     timeoutMs: 60 * 60_000,
     log,
-    metrics,
+    metrics: handoffMetrics(metrics.registry),
     now: () => now,
     notify: async (handoff: Handoff, text: string) => {
       await options.notify?.(text);
@@ -109,7 +110,7 @@ async function desk(options: { smtp?: boolean; queued?: boolean; notify?: (text:
 }
 
 async function notices(metrics: BridgeMetrics, notice: string, outcome: string): Promise<number> {
-  const { values } = await metrics.handoffNotices.get();
+  const { values } = await handoffMetrics(metrics.registry).handoffNotices.get();
   return values.find((value) => value.labels.notice === notice && value.labels.outcome === outcome)?.value ?? 0;
 }
 
