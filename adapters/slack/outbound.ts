@@ -2,19 +2,12 @@ import { WebClient } from "@slack/web-api";
 import { OperatorProblems, statusKind } from "../../src/plugin/channel-errors.js";
 import {
   CARD_LABELS,
-  type CardAction,
-  type CardLabels,
   type CardSurface,
   type Channel,
   type ChannelCapabilities,
   ChannelError,
   type ChannelLimits,
-  cardActionId,
-  cardFacts,
-  cardKind,
-  cutText,
   type DownloadOptions,
-  type ListingCard,
   type Logger,
   type MediaRef,
   type NativeStream,
@@ -24,8 +17,11 @@ import {
   type SentMessage,
   TokenBucket,
 } from "../../src/plugin/plugin-api.js";
+import { BUTTON_TEXT_LIMIT, SECTION_TEXT_LIMIT, truncate } from "./block-kit.js";
+import { cardMessage, cardPostError } from "./cards.js";
 import { operatorProblem, toChannelError } from "./errors.js";
 import { markdownToMrkdwn, measureMrkdwn } from "./format.js";
+import { escapeEntities } from "./format-inline.js";
 
 /**
  * Slack's limits as the pacer keeps them (https://docs.slack.dev/apis/web-api/rate-limits). Slack limits each
@@ -148,38 +144,18 @@ export class SlackChannel implements Channel {
   };
 
   /**
-   * Listing cards, one message each (in the answer's thread): a section with the card in mrkdwn and its photo as
-   * the image accessory, then an actions block with "Details" (a link button to the listing's page) and a button per
-   * action, whose tap comes back as `block_actions` on the actions endpoint. One message per card, paced like any
-   * post, so that a photo Slack cannot download (chat.postMessage answers `invalid_blocks`) costs only its own card,
-   * which the bridge then sends again without it.
+   * Listing cards, one message each in the answer's thread, as Block Kit ({@link cardMessage}). One message per card,
+   * paced like any post, so that a photo Slack cannot download (chat.postMessage answers `invalid_blocks`) costs only
+   * its own card, which the bridge then sends again without it.
    */
   readonly cards: CardSurface = {
     perMessage: 1,
     send: async (target, cards, actions, labels = CARD_LABELS) => {
       const [card] = cards;
       if (!card) throw new ChannelError("rejected", "no listing card to send");
-      try {
-        const result = await this.#call("chat.postMessage", target, () =>
-          this.client.chat.postMessage({
-            channel: target.chatId,
-            thread_ts: target.threadId,
-            // What notifications show.
-            text: escapeMrkdwn(`${cardFacts(card)} — ${card.address}`),
-            blocks: cardBlocks(card, actions, labels),
-            unfurl_links: false,
-            unfurl_media: false,
-          }),
-        );
-        if (!result.ts) throw new ChannelError("transient", "Slack chat.postMessage answered without a ts");
-        return { id: result.ts };
-      } catch (error) {
-        // Slack refuses the blocks when it cannot download the accessory's image ("downloading image failed").
-        if (card.image && error instanceof ChannelError && error.kind === "format") {
-          throw new ChannelError("media", error.message, undefined, { cause: error });
-        }
-        throw error;
-      }
+      return this.#post(target, cardMessage(card, actions, labels)).catch((error: unknown) => {
+        throw cardPostError(card, error);
+      });
     },
   };
 
@@ -218,20 +194,9 @@ export class SlackChannel implements Channel {
   }
 
   async send(target: ReplyTarget, text: OutgoingText): Promise<SentMessage> {
-    const result = await this.#call("chat.postMessage", target, () =>
-      this.client.chat.postMessage({
-        channel: target.chatId,
-        thread_ts: target.threadId,
-        text: render(text),
-        blocks: buttons(target, text),
-        // Previews of links in a growing answer would flicker in and out.
-        unfurl_links: false,
-        unfurl_media: false,
-      }),
-    );
-    if (!result.ts) throw new ChannelError("transient", "Slack chat.postMessage answered without a ts");
+    const sent = await this.#post(target, { text: render(text), blocks: buttons(target, text) });
     await this.#suggest(target, text.quickReplies);
-    return { id: result.ts };
+    return sent;
   }
 
   async edit(target: ReplyTarget, message: SentMessage, text: OutgoingText): Promise<void> {
@@ -317,7 +282,7 @@ export class SlackChannel implements Channel {
     const now = performance.now();
     if (this.#promptBudget.available(now) < 1) return;
     this.#promptBudget.take(now);
-    const prompts = questions.map((question) => ({ title: truncate(question, 75), message: question }));
+    const prompts = questions.map((question) => ({ title: truncate(question, BUTTON_TEXT_LIMIT), message: question }));
     await this.#call("assistant.threads.setSuggestedPrompts", target, () =>
       this.client.assistant.threads.setSuggestedPrompts({
         channel_id: target.chatId,
@@ -336,6 +301,27 @@ export class SlackChannel implements Channel {
     });
   }
 
+  /**
+   * Posts a message in the target's conversation (its thread, if any), without previews of its links: in a growing
+   * answer they would flicker in and out, and under a card they would show the listing's page again.
+   */
+  async #post(
+    target: ReplyTarget,
+    message: { text: string; blocks?: { type: string }[] | undefined },
+  ): Promise<SentMessage> {
+    const result = await this.#call("chat.postMessage", target, () =>
+      this.client.chat.postMessage({
+        channel: target.chatId,
+        thread_ts: target.threadId,
+        ...message,
+        unfurl_links: false,
+        unfurl_media: false,
+      }),
+    );
+    if (!result.ts) throw new ChannelError("transient", "Slack chat.postMessage answered without a ts");
+    return { id: result.ts };
+  }
+
   async #call<T>(method: string, target: ReplyTarget, operation: () => Promise<T>): Promise<T> {
     try {
       return await operation();
@@ -346,9 +332,6 @@ export class SlackChannel implements Channel {
     }
   }
 }
-
-/** Slack's limit for a section's text: longer messages go without buttons rather than without text. */
-const SECTION_TEXT_LIMIT = 3_000;
 
 /**
  * Suggested questions as buttons under the text (outside assistant threads, which show them as suggested prompts);
@@ -369,70 +352,16 @@ function buttons(target: ReplyTarget, text: OutgoingText) {
       elements: questions.map((question, n) => ({
         type: "button",
         action_id: `chatbridge_quick_reply_${n}`,
-        text: { type: "plain_text", text: truncate(question, 75), emoji: true },
+        text: { type: "plain_text", text: truncate(question, BUTTON_TEXT_LIMIT), emoji: true },
         value: question.slice(0, 2000),
       })),
     },
   ];
 }
 
-/** The action id of a listing card's Details link (its other buttons': `chatbridge_card_<action>`). */
-const DETAILS_ACTION = "chatbridge_card_details";
-/** Block Kit: button texts up to 75 characters, values 2,000, URLs 3,000; image alt text 2,000. */
-const BUTTON_VALUE_LIMIT = 2_000;
-const URL_LIMIT = 3_000;
-
-/** Text as mrkdwn shows it as it is: `&`, `<` and `>` escaped, so nothing in it is a link or a mention. */
-const escapeMrkdwn = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
-
-/** A card as blocks: the section with its photo as accessory, then its buttons. */
-function cardBlocks(card: ListingCard, actions: readonly CardAction[], labels: CardLabels): { type: string }[] {
-  const lines = [`*${escapeMrkdwn(cardFacts(card))}*`, escapeMrkdwn(card.address)];
-  const kind = [cardKind(card), card.mlsNumber ? `MLS ${card.mlsNumber}` : ""].filter(Boolean).join(" · ");
-  if (kind) lines.push(escapeMrkdwn(kind));
-  const text = cutText(lines.filter(Boolean).join("\n"), SECTION_TEXT_LIMIT);
-  const section = {
-    type: "section",
-    text: { type: "mrkdwn", text },
-    ...(card.image &&
-      card.image.length <= URL_LIMIT && {
-        accessory: {
-          type: "image",
-          image_url: card.image,
-          alt_text: cutText(card.address || "The listing's photo", 2_000),
-        },
-      }),
-  };
-  const buttons: object[] = [];
-  if (/^https?:\/\//i.test(card.url) && card.url.length <= URL_LIMIT) {
-    buttons.push({
-      type: "button",
-      action_id: DETAILS_ACTION,
-      text: { type: "plain_text", text: labels.details },
-      url: card.url,
-    });
-  }
-  for (const action of actions) {
-    const value = cardActionId(action, card.mlsNumber, BUTTON_VALUE_LIMIT);
-    if (!value) continue;
-    buttons.push({
-      type: "button",
-      action_id: `chatbridge_card_${action}`,
-      text: { type: "plain_text", text: truncate(labels[action], 75) },
-      value,
-    });
-  }
-  const actionsBlock = { type: "actions", elements: buttons };
-  return buttons.length === 0 ? [section] : [section, actionsBlock];
-}
-
 /** A DM thread: where Slack shows assistant statuses and suggested prompts. */
 function isAssistantThread(target: ReplyTarget): boolean {
   return !target.isGroup && target.threadId !== undefined;
-}
-
-function truncate(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
 }
 
 /**
@@ -448,5 +377,5 @@ function streamText(text: OutgoingText): string {
 /** Markdown as mrkdwn; plain text only escaped, so nothing in it is read as markup or a mention. */
 function render(text: OutgoingText): string {
   if (text.format === "markdown") return markdownToMrkdwn(text.text);
-  return text.text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  return escapeEntities(text.text);
 }

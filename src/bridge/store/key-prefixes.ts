@@ -21,11 +21,11 @@ export const SESSION_PREFIX = "session:";
 export const GREETED_PREFIX = "greeted:";
 /** `transcript:<conversation>`: the last lines of a conversation, for handoff mails (transcript.ts). */
 export const TRANSCRIPT_PREFIX = "transcript:";
-/** `handoff:<conversation>`: the conversation's handoff to a person (handoff-desk.ts). */
+/** `handoff:<conversation>`: the conversation's handoff to a person (handoff-record.ts). */
 export const HANDOFF_PREFIX = "handoff:";
 /** The list of conversations with a handoff (handoff-desk.ts); no conversation key is "active". */
 export const HANDOFF_INDEX_KEY = "handoff:active";
-/** `handoff-confirmed:<mail id>`: the user was told a late handoff mail went out (handoff-desk.ts). */
+/** `handoff-confirmed:<mail id>`: the user was told a late handoff mail went out (late-handoff-mail.ts). */
 export const HANDOFF_CONFIRMED_PREFIX = "handoff-confirmed:";
 /** `viewing:<conversation>`: the conversation's "Book a viewing" flow under way (viewings/viewing-desk.ts). */
 export const VIEWING_PREFIX = "viewing:";

@@ -1,45 +1,25 @@
 import type Keyv from "keyv";
-import type { InboundMessage, ReplyTarget } from "../../bridge/inbound.js";
+import type { InboundMessage } from "../../bridge/inbound.js";
 import {
-  HANDOFF_CONFIRMED_PREFIX,
   HANDOFF_FOLLOW_UP_MAIL_PREFIX,
   HANDOFF_INDEX_KEY,
   HANDOFF_MAIL_PREFIX,
-  HANDOFF_PREFIX,
   UNANSWERED_PREFIX,
 } from "../../bridge/store/key-prefixes.js";
 import type { MemberSets } from "../../bridge/store/leases.js";
 import type { TranscriptEntry } from "../../bridge/transcript.js";
 import type { Logger } from "../../common/log.js";
-import type { MailNote, MailOutbox, SettledMail } from "../../mail/mail-outbox.js";
+import type { MailOutbox } from "../../mail/mail-outbox.js";
 import type { HandoffAction } from "./handoff-action.js";
-import { followUpMail, type HandoffCase, handoffMail } from "./handoff-mail.js";
+import { followUpMail, handoffMail } from "./handoff-mail.js";
 import type { HandoffMetrics } from "./handoff-metrics.js";
+import { type Handoff, type HandoffPlace, handoffKey } from "./handoff-record.js";
 import { handoffTexts } from "./handoff-texts.js";
+import { LateHandoffMail } from "./late-handoff-mail.js";
 
-/** A conversation handed to a person: the bot stays silent in it until `until`, /bot, or an operator resumes it. */
-export interface Handoff extends HandoffCase {
-  botId: string;
-  /** Where the bot tells the user it is back. */
-  target: ReplyTarget;
-  /** Epoch milliseconds after which the bot answers again. */
-  until: number;
-  mailTo: string;
-  /** What the user wrote since the handoff and has not been mailed yet. */
-  followUps: TranscriptEntry[];
-  /** The event of the first unmailed follow-up: names its mail, so a retried sweep sends it once. */
-  followUpKey?: string | undefined;
-  /** The chatbot's AIResponseLanguage when the handoff began: the bot's own texts are in it. */
-  language?: string | undefined;
-  /**
-   * The outbox id of the mail that asked for a person: a late confirmation, or the news that the mail was given
-   * up, belongs to this handoff and no later one. Unset in handoffs stored by versions before it existed.
-   */
-  mailId?: string | undefined;
-}
-
-/** Where a handoff happens: the conversation, and where the user is told about it. */
-export type HandoffPlace = Pick<Handoff, "conversation" | "channel" | "botId" | "target">;
+// The handoff record lives in handoff-record.ts, so that the late mail reads it without importing the desk; the
+// desk's users keep naming it from here.
+export type { Handoff, HandoffPlace } from "./handoff-record.js";
 
 /** What became of a request for a person, and what the user is told. */
 export interface HandoffOutcome {
@@ -50,8 +30,6 @@ export interface HandoffOutcome {
 /** Follow-ups written within this long of the first go out in one mail. */
 const FOLLOW_UP_BATCH_MS = 60_000;
 const INDEX_KEY = HANDOFF_INDEX_KEY;
-/** How long a confirmation given is remembered: longer than the outbox keeps retrying, or re-sending, its mail. */
-const CONFIRMED_TTL_MS = 8 * 24 * 60 * 60 * 1000;
 
 /** What a {@link HandoffDesk} works with. */
 export interface HandoffDeskOptions {
@@ -86,24 +64,8 @@ export interface HandoffDeskOptions {
  * handoff outside the conversation's messages — its timeout, follow-ups due, the mail settled late, an operator's
  * resume — is queued as an event of its conversation and {@link handle}d in turn by whichever process holds the
  * conversation, so it never races the user's messages; the sweep that finds timeouts and due follow-ups runs in
- * one process at a time (see BackgroundPasses).
- *
- * A request whose mail could only be queued is answered "it will be sent as soon as possible"; the outbox keeps,
- * with the mail, which conversation it is for and the confirmation to give, and tells the desk when a retry
- * settles it — also in the next process after a restart. Then, only while that same handoff lasts:
- * - delivered: the user gets the confirmation (TalkToHumanResponseMessage / HANDOFF_MESSAGE) once, through the
- *   channel and its pacer like any message. That it was given is recorded in the store right after the platform
- *   took it, and the outbox drops the mail only after that; a process dying in between sends the mail again after
- *   the restart and, only when it died between the platform taking the confirmation and the record (one local
- *   store write), the confirmation too. So the worst case is the confirmation twice; a crash never loses it.
- *   A platform refusing it (the user blocked the bot) is logged and counted, not retried.
- * - given up (refused for good, or still failing at the outbox's deadline): the handoff ends and the user is told
- *   honestly that the request never reached the team and the assistant is back; their unmailed follow-ups are
- *   dropped, as there is no request for them to follow.
- * When the handoff is over by then (/bot, an operator's resume, the timeout — or a new handoff since), the user
- * hears nothing more about that mail: they were told the assistant is back, which a late "a person will reply
- * here soon" would contradict, and no person is waiting to reply in the conversation any more. The mail itself
- * still reaches the team, with the link to reach the user; the log says so.
+ * one process at a time (see BackgroundPasses). A request whose mail could only be queued is answered "it will be
+ * sent as soon as possible", and what the user hears when a retry settles it is {@link LateHandoffMail}'s.
  */
 export class HandoffDesk {
   readonly #options: HandoffDeskOptions;
@@ -111,16 +73,25 @@ export class HandoffDesk {
   #timer: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> | undefined;
   readonly #reported = new Set<string>();
+  readonly #lateMail: LateHandoffMail;
 
   constructor(options: HandoffDeskOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
-    options.outbox?.onSettled((settled) => this.#mailSettled(settled));
+    this.#lateMail = new LateHandoffMail({
+      keyv: options.keyv,
+      log: options.log,
+      now: this.#now,
+      schedule: options.schedule,
+      giveUp: (handoff, fence) => this.#end(handoff, "undelivered", fence),
+      confirm: (handoff, confirmation, fence) => this.#tell(handoff, confirmation, "confirmation", fence),
+    });
+    options.outbox?.onSettled((settled) => this.#lateMail.settled(settled));
   }
 
   /** The conversation's handoff while it lasts; an expired one is ended (and the user told) first. */
   async active(conversation: string): Promise<Handoff | undefined> {
-    const handoff = (await this.#options.keyv.get(key(conversation))) as Handoff | undefined;
+    const handoff = (await this.#options.keyv.get(handoffKey(conversation))) as Handoff | undefined;
     if (!handoff || handoff.until > this.#now()) return handoff;
     await this.#end(handoff, "timeout");
     return undefined;
@@ -171,24 +142,18 @@ export class HandoffDesk {
     };
     let submitted: "sent" | "queued" | "duplicate";
     try {
-      const note: HandoffNote = {
-        conversation,
-        confirmation: context.confirmation,
-        channel: message.channel,
-        botId: message.botId,
-        target: JSON.stringify(message.target),
-      };
+      const note = this.#lateMail.note(message, conversation, context.confirmation);
       submitted = await outbox.submit(mailId, handoffMail(context.mailTo, handoff, context.transcript), note);
     } catch (error) {
       log.error({ err: error, conversation, channel: message.channel }, "the handoff mail could not be sent or queued");
       return { outcome: "failed", reply: texts.failed };
     }
-    await this.#options.keyv.set(key(conversation), handoff);
+    await this.#options.keyv.set(handoffKey(conversation), handoff);
     await this.#options.sets.add(INDEX_KEY, conversation);
     log.info({ conversation, channel: message.channel, outcome: submitted }, "conversation handed to a person");
     if (submitted === "queued") return { outcome: "queued", reply: texts.delayed };
     // The caller gives the confirmation now; should the outbox ever settle this mail again, it is not repeated.
-    await this.#recordConfirmed(mailId);
+    await this.#lateMail.confirmed(mailId);
     return { outcome: "sent", reply: context.confirmation };
   }
 
@@ -196,7 +161,7 @@ export class HandoffDesk {
   async followUp(handoff: Handoff, message: InboundMessage, text: string): Promise<void> {
     handoff.followUps.push({ from: "user", text, at: this.#now() });
     handoff.followUpKey ??= message.eventId;
-    await this.#options.keyv.set(key(handoff.conversation), handoff);
+    await this.#options.keyv.set(handoffKey(handoff.conversation), handoff);
   }
 
   /**
@@ -204,7 +169,7 @@ export class HandoffDesk {
    * caller) or by an operator (the user is told the bot is back). Undefined when there was none.
    */
   async resume(conversation: string, by: "user" | "operator"): Promise<Handoff | undefined> {
-    const handoff = (await this.#options.keyv.get(key(conversation))) as Handoff | undefined;
+    const handoff = (await this.#options.keyv.get(handoffKey(conversation))) as Handoff | undefined;
     if (!handoff) return undefined;
     await this.#end(handoff, by);
     return handoff;
@@ -244,7 +209,9 @@ export class HandoffDesk {
       await keyv.delete(INDEX_KEY);
     }
     const conversations = await sets.members(INDEX_KEY);
-    const handoffs = await Promise.all(conversations.map((c) => keyv.get(key(c)) as Promise<Handoff | undefined>));
+    const handoffs = await Promise.all(
+      conversations.map((c) => keyv.get(handoffKey(c)) as Promise<Handoff | undefined>),
+    );
     return handoffs.filter((handoff) => handoff !== undefined);
   }
 
@@ -254,7 +221,7 @@ export class HandoffDesk {
    * the conversation is not with a person.
    */
   async requestResume(conversation: string): Promise<Handoff | undefined> {
-    const handoff = (await this.#options.keyv.get(key(conversation))) as Handoff | undefined;
+    const handoff = (await this.#options.keyv.get(handoffKey(conversation))) as Handoff | undefined;
     if (!handoff) return undefined;
     await this.#options.schedule(handoff, { type: "resume" }, `handoff-resume:${conversation}:${handoff.requestedAt}`);
     return handoff;
@@ -266,7 +233,7 @@ export class HandoffDesk {
    * handoff that has ended since change nothing. `fence` guards the notices sent to the user.
    */
   async handle(conversation: string, action: HandoffAction, fence: AbortSignal): Promise<void> {
-    const handoff = (await this.#options.keyv.get(key(conversation))) as Handoff | undefined;
+    const handoff = (await this.#options.keyv.get(handoffKey(conversation))) as Handoff | undefined;
     switch (action.type) {
       case "timeout":
         if (handoff && handoff.until === action.until && handoff.until <= this.#now()) {
@@ -280,7 +247,7 @@ export class HandoffDesk {
         if (handoff) await this.#end(handoff, "operator", fence);
         return;
       case "mail-settled":
-        await this.#settled(conversation, handoff, action, fence);
+        await this.#lateMail.handle(conversation, handoff, action, fence);
         return;
     }
   }
@@ -325,66 +292,6 @@ export class HandoffDesk {
   }
 
   /**
-   * A retry settled a mail: for a handoff mail, queues the news in its conversation, to be told in turn while the
-   * handoff lasts. Queued durably before the outbox lets the mail go; at most once per mail.
-   */
-  async #mailSettled(settled: SettledMail): Promise<void> {
-    const note = handoffNote(settled.note);
-    if (!note) return;
-    const place = note.target ? { ...note, target: note.target } : await this.#placeOf(note.conversation);
-    if (!place) {
-      this.#options.log.info(
-        { conversation: note.conversation, mailId: settled.id, outcome: settled.outcome },
-        "a handoff mail settled after its handoff was over: the user is not told",
-      );
-      return;
-    }
-    const action: HandoffAction = {
-      type: "mail-settled",
-      mailId: settled.id,
-      outcome: settled.outcome,
-      confirmation: note.confirmation,
-    };
-    await this.#options.schedule(place, action, `handoff-settled:${settled.id}`);
-  }
-
-  /** Where a conversation's handoff happens, from its record (for notes stored before they carried it). */
-  async #placeOf(conversation: string): Promise<HandoffPlace | undefined> {
-    return (await this.#options.keyv.get(key(conversation))) as Handoff | undefined;
-  }
-
-  /** The news that a retry settled a handoff mail, in its turn: told only while that same handoff lasts. */
-  async #settled(
-    conversation: string,
-    handoff: Handoff | undefined,
-    action: Extract<HandoffAction, { type: "mail-settled" }>,
-    fence: AbortSignal,
-  ): Promise<void> {
-    const { keyv, log } = this.#options;
-    const about = { conversation, mailId: action.mailId, outcome: action.outcome };
-    // An expired handoff is left to its timeout, which ends it and says the bot is back, so that is said once.
-    if (!handoff || handoff.mailId !== action.mailId || handoff.until <= this.#now()) {
-      log.info(about, "a handoff mail settled after its handoff was over: the user is not told");
-      return;
-    }
-    if (action.outcome === "failed") {
-      await this.#end(handoff, "undelivered", fence);
-      return;
-    }
-    if (await keyv.get(confirmedKey(action.mailId))) return;
-    log.info(about, "the handoff mail went out late: confirming to the user");
-    if (await this.#tell(handoff, action.confirmation, "confirmation", fence))
-      await this.#recordConfirmed(action.mailId);
-  }
-
-  /** Notes that the user has the confirmation for this mail; a store failure only risks saying it twice. */
-  async #recordConfirmed(mailId: string): Promise<void> {
-    await this.#options.keyv.set(confirmedKey(mailId), true, CONFIRMED_TTL_MS).catch((error: unknown) => {
-      this.#options.log.warn({ err: error, mailId }, "could not record that the handoff was confirmed");
-    });
-  }
-
-  /**
    * Gives the conversation back to the bot and tells the user, unless they asked for it themselves (the caller
    * answers them). Follow-ups go out first, except when the request itself was given up ("undelivered").
    */
@@ -394,7 +301,7 @@ export class HandoffDesk {
     fence?: AbortSignal,
   ): Promise<void> {
     if (reason !== "undelivered") await this.#mailFollowUps(handoff);
-    await this.#options.keyv.delete(key(handoff.conversation));
+    await this.#options.keyv.delete(handoffKey(handoff.conversation));
     await this.#options.sets.remove(INDEX_KEY, handoff.conversation);
     this.#options.log.info({ conversation: handoff.conversation, reason }, "conversation back with the bot");
     const texts = handoffTexts(handoff.language);
@@ -438,8 +345,8 @@ export class HandoffDesk {
     }
     handoff.followUps = [];
     handoff.followUpKey = undefined;
-    if ((await this.#options.keyv.get(key(handoff.conversation))) !== undefined) {
-      await this.#options.keyv.set(key(handoff.conversation), handoff);
+    if ((await this.#options.keyv.get(handoffKey(handoff.conversation))) !== undefined) {
+      await this.#options.keyv.set(handoffKey(handoff.conversation), handoff);
     }
   }
 
@@ -448,40 +355,4 @@ export class HandoffDesk {
     this.#reported.add(problem);
     this.#options.log.error(message);
   }
-}
-
-function key(conversation: string): string {
-  return `${HANDOFF_PREFIX}${conversation}`;
-}
-
-function confirmedKey(mailId: string): string {
-  return `${HANDOFF_CONFIRMED_PREFIX}${mailId}`;
-}
-
-/**
- * What a handoff mail carries in the outbox: whose conversation it is, the confirmation to give there, and where to
- * give it (`target` as JSON; notes stored by earlier versions lack the place, which their handoff record has).
- */
-interface HandoffNote extends MailNote {
-  conversation: string;
-  confirmation: string;
-  channel: string;
-  botId: string;
-  target: string;
-}
-
-/** A handoff note as read back: the place when it carries one. */
-type ReadNote = { conversation: string; confirmation: string } & (
-  | { channel: string; botId: string; target: ReplyTarget }
-  | { channel?: undefined; botId?: undefined; target?: undefined }
-);
-
-/** The note as a handoff mail's; undefined for other mails (follow-ups carry none). */
-function handoffNote(note: MailNote | undefined): ReadNote | undefined {
-  if (typeof note?.conversation !== "string" || typeof note.confirmation !== "string") return undefined;
-  const { conversation, confirmation, channel, botId, target } = note;
-  const place = typeof target === "string" ? (JSON.parse(target) as ReplyTarget) : undefined;
-  return typeof channel === "string" && typeof botId === "string" && place
-    ? { conversation, confirmation, channel, botId, target: place }
-    : { conversation, confirmation };
 }
