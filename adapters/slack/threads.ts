@@ -1,5 +1,5 @@
 import type Keyv from "keyv";
-import { SLACK_THREAD_PREFIX } from "../../src/plugin/plugin-api.js";
+import { SLACK_THREAD_PREFIX } from "./store-keys.js";
 
 /**
  * The channel threads a bot takes part in: a thread it answered a mention in is a conversation, so the next

@@ -1,5 +1,5 @@
 import type Keyv from "keyv";
-import { WEB_CONSENT_PREFIX } from "../../src/plugin/plugin-api.js";
+import { WEB_CONSENT_PREFIX } from "./store-keys.js";
 
 /**
  * How long a visitor's consent is kept: a little over a year, as long as a visitor's identity is worth keeping

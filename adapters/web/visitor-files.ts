@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type Keyv from "keyv";
-import { type MediaRef, WEB_FILE_BYTES_PREFIX, WEB_FILE_PREFIX } from "../../src/plugin/plugin-api.js";
+import type { MediaRef } from "../../src/plugin/plugin-api.js";
+import { WEB_FILE_BYTES_PREFIX, WEB_FILE_PREFIX } from "./store-keys.js";
 
 /**
  * How long an uploaded file waits for the message that sends it and for that message's answer: a day, so that a

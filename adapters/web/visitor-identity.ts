@@ -2,7 +2,8 @@ import { createHmac, randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { PluginStore } from "../../src/plugin/channel-plugin.js";
-import { sameSecret, WEB_VISITOR_KEY, WEB_VISITOR_KEY_CLAIM } from "../../src/plugin/plugin-api.js";
+import { sameSecret } from "../../src/plugin/plugin-api.js";
+import { WEB_VISITOR_KEY, WEB_VISITOR_KEY_CLAIM } from "./store-keys.js";
 
 /** A visitor token as {@link VisitorIdentity.issue} makes it: `<id>.<signature>`. */
 export const visitorToken = z

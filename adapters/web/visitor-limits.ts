@@ -2,9 +2,9 @@ import type { Request, Response } from "express";
 import type { Counter } from "prom-client";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { PluginStore } from "../../src/plugin/channel-plugin.js";
-import { REDIS_WEB_LIMIT_PREFIX } from "../../src/plugin/plugin-api.js";
 import { clientAddress } from "./client-address.js";
 import type { RateBudget, WebChatLimitSettings } from "./limit-settings.js";
+import { REDIS_WEB_LIMIT_PREFIX } from "./store-keys.js";
 import { StreamSlots } from "./stream-slots.js";
 
 /** What the web chat limits by rate: messages posted, identities issued, files uploaded. */

@@ -124,7 +124,7 @@ export interface RouteRegistrar {
 }
 
 /**
- * What a channel may use of the bridge store: key/value state under its own keys (src/bridge/store/key-prefixes.ts),
+ * What a channel may use of the bridge store: key/value state under its own keys (its store-keys.ts),
  * one-time claims, named leases (one poller of a token at a time), the web chat's visitor events, and on Redis the
  * client for a library that keeps its own state there (the web chat's rate limits). Not the work queue, budgets or
  * signals, which are the bridge's.

@@ -3,7 +3,7 @@
  * markdown parser (src/markdown/): this one surface, so that the core can change behind it. Biome's rules fail the
  * build on an adapter import of anything else of src/ (see docs/architecture.md, "Walls"). It holds: the channel as
  * the bridge drives it and what comes in through it; the few tools the platforms' sides share (a capped download, a
- * token bucket, a job run while a lease is held); the store's keys a channel keeps its own state under; the
+ * token bucket, a job run while a lease is held); the
  * chatbot's settings and pictures as the web chat shows them; the utilities of every part (answering before the
  * body, ETags, loading on first use, logs, secrets); the variables' shared schemas and ConfigError; and what features
  * ask of the channels that can do more (alert templates, listing cards and their buttons).
@@ -30,15 +30,6 @@ export { readCapped } from "../bridge/media/capped-body.js";
 export { type BridgeMetrics, registered } from "../bridge/metrics.js";
 export { TokenBucket } from "../bridge/reply/token-bucket.js";
 
-export {
-  REDIS_WEB_LIMIT_PREFIX,
-  SLACK_THREAD_PREFIX,
-  WEB_CONSENT_PREFIX,
-  WEB_FILE_BYTES_PREFIX,
-  WEB_FILE_PREFIX,
-  WEB_VISITOR_KEY,
-  WEB_VISITOR_KEY_CLAIM,
-} from "../bridge/store/key-prefixes.js";
 export type { Leases } from "../bridge/store/leases.js";
 export type {
   LoggedVisitorEvent,

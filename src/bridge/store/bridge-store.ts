@@ -9,8 +9,9 @@ import type { WorkQueue } from "./work-queue.js";
 /**
  * Where the bridge keeps its state, shared by every process on the same store: small values in Keyv (sessions,
  * greetings, transcripts, handoffs), the at-most-once record of platform events, the durable per-conversation work
- * with its leases and answer ledger, named leases and named sets. One interface over SQLite, Redis and memory;
- * every key prefix it uses is listed in `key-prefixes.ts`. `open-bridge-store.ts` opens one.
+ * with its leases and answer ledger, named leases and named sets. One interface over SQLite, Redis and memory; the
+ * core's key prefixes are listed in `key-prefixes.ts`, each other user's in a keys file of its own.
+ * `open-bridge-store.ts` opens one.
  */
 export interface BridgeStore {
   /** Which backend this is, for /readyz and the banner. */
@@ -35,7 +36,8 @@ export interface BridgeStore {
   /**
    * On Redis only: the store's client and the prefix of its keys (`<namespace>:`), for state that a library keeps in
    * Redis by itself (the web chat's rate limits) and that must be shared like the rest. Such keys start with the
-   * prefix and one of key-prefixes.ts. Undefined on SQLite and memory, whose state one process owns.
+   * prefix and one of the user's keys (adapters/web/store-keys.ts). Undefined on SQLite and memory, whose state one
+   * process owns.
    */
   readonly redis?: { readonly client: RedisClientType; readonly keyPrefix: string } | undefined;
   /** Atomically records `key` unless present; true when this call recorded it (first time). */

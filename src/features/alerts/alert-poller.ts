@@ -1,15 +1,11 @@
 import type Keyv from "keyv";
 import type { ListingListItem } from "../../api/types.js";
 import type { BackgroundDuty } from "../../bridge/background-passes.js";
-import {
-  ALERT_CLAIM_PREFIX,
-  ALERT_FLUSH_CLAIM_PREFIX,
-  ALERTS_SNAPSHOT_PREFIX,
-} from "../../bridge/store/key-prefixes.js";
 import type { WorkQueue } from "../../bridge/store/work-queue.js";
 import { ChatbotApiError, type ChatbotClient } from "../../client/index.js";
 import type { Logger } from "../../common/log.js";
 import { cardFromListing } from "../listings/card-from-listing.js";
+import { ALERT_CLAIM_PREFIX, ALERT_FLUSH_CLAIM_PREFIX, ALERTS_SNAPSHOT_PREFIX } from "./alert-keys.js";
 import type { FeedMetrics } from "./alert-metrics.js";
 import type { AlertAction, AlertPayload } from "./alert-work.js";
 import { diffListings, type ListingEvent, type ListingSnapshot } from "./listing-diff.js";

@@ -1,10 +1,10 @@
 import type Keyv from "keyv";
 import type { OutgoingText } from "../../bridge/channel.js";
 import type { ReplyTarget } from "../../bridge/inbound.js";
-import { ALERTS_INDEX_KEY, ALERTS_PREFIX } from "../../bridge/store/key-prefixes.js";
 import type { MemberSets } from "../../bridge/store/leases.js";
 import type { ListingCard } from "../listings/listing-card.js";
 import type { FlowState } from "./alert-flow.js";
+import { ALERTS_INDEX_KEY, ALERTS_PREFIX } from "./alert-keys.js";
 import type { SearchCriteria } from "./search-criteria.js";
 
 /** A saved search: what it asks for, and when it was saved (epoch ms). */

@@ -1,16 +1,16 @@
 import type Keyv from "keyv";
 import type { InboundMessage } from "../../bridge/inbound.js";
-import {
-  HANDOFF_FOLLOW_UP_MAIL_PREFIX,
-  HANDOFF_INDEX_KEY,
-  HANDOFF_MAIL_PREFIX,
-  UNANSWERED_PREFIX,
-} from "../../bridge/store/key-prefixes.js";
 import type { MemberSets } from "../../bridge/store/leases.js";
 import type { TranscriptEntry } from "../../bridge/transcript.js";
 import type { Logger } from "../../common/log.js";
 import type { MailOutbox } from "../../mail/mail-outbox.js";
 import type { HandoffAction } from "./handoff-action.js";
+import {
+  HANDOFF_FOLLOW_UP_MAIL_PREFIX,
+  HANDOFF_INDEX_KEY,
+  HANDOFF_MAIL_PREFIX,
+  UNANSWERED_PREFIX,
+} from "./handoff-keys.js";
 import { followUpMail, handoffMail } from "./handoff-mail.js";
 import type { HandoffMetrics } from "./handoff-metrics.js";
 import { type Handoff, type HandoffPlace, handoffKey } from "./handoff-record.js";

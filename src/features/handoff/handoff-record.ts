@@ -1,6 +1,6 @@
 import type { ReplyTarget } from "../../bridge/inbound.js";
-import { HANDOFF_PREFIX } from "../../bridge/store/key-prefixes.js";
 import type { TranscriptEntry } from "../../bridge/transcript.js";
+import { HANDOFF_PREFIX } from "./handoff-keys.js";
 import type { HandoffCase } from "./handoff-mail.js";
 
 /** A conversation handed to a person: the bot stays silent in it until `until`, /bot, or an operator resumes it. */

@@ -1,9 +1,9 @@
 import type Keyv from "keyv";
 import type { InboundMessage, ReplyTarget } from "../../bridge/inbound.js";
-import { HANDOFF_CONFIRMED_PREFIX } from "../../bridge/store/key-prefixes.js";
 import type { Logger } from "../../common/log.js";
 import type { MailNote, SettledMail } from "../../mail/mail-outbox.js";
 import type { HandoffAction } from "./handoff-action.js";
+import { HANDOFF_CONFIRMED_PREFIX } from "./handoff-keys.js";
 import { type Handoff, type HandoffPlace, handoffKey } from "./handoff-record.js";
 
 /** How long a confirmation given is remembered: longer than the outbox keeps retrying, or re-sending, its mail. */
