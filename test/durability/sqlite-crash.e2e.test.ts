@@ -46,9 +46,13 @@ describe("a crash on the default store", () => {
     await until(() => (killNow(chats) ? true : undefined), 30_000);
     const streaming = streamingChats(scene.telegram, chats).length;
     const answeredUpstreamAtKill = scene.chatbot.asks.filter((ask) => ask.answeredAt !== undefined).length;
+    // The questions the killed process had asked: those before the kill, and at most the requests it had on the wire
+    // then, which the chatbot reads before the next process starts.
+    const askedBefore = scene.chatbot.asks.length;
     const killedAt = performance.now();
     await bridge.kill();
     const completeAtKill = chats.filter((chat) => scene.telegram.messagesIn(chat).length > 0).length;
+    const askedByKilled = { atLeast: askedBefore, atMost: scene.chatbot.asks.length };
 
     await bridge.start();
     const tally = () => tallyAnswers(scene.telegram, expected, [killedAt]);
@@ -78,20 +82,24 @@ describe("a crash on the default store", () => {
     for (const ask of scene.chatbot.asks) asks.set(ask.content, (asks.get(ask.content) ?? 0) + 1);
     expect(asks.size).toBe(CONVERSATIONS);
     expect(Math.max(...asks.values())).toBeLessThanOrEqual(2);
-    return { twice, completeAtKill, answeredUpstreamAtKill };
+    return { twice, completeAtKill, answeredUpstreamAtKill, askedByKilled };
   }
 
   it("kill -9 while the chatbot is still answering: the answers lost are asked again, each delivered once", {
     timeout: 45_000,
   }, async () => {
     // About half the answers visibly streaming (their drafts show answer text), none complete upstream.
-    const { twice, answeredUpstreamAtKill } = await crashMidStream(
+    const { twice, answeredUpstreamAtKill, askedByKilled } = await crashMidStream(
       (chats) =>
         streamingChats(scene.telegram, chats).length >= CONVERSATIONS / 2 &&
         scene.chatbot.asks.every((ask) => ask.answeredAt === undefined),
     );
     expect(answeredUpstreamAtKill).toBe(0);
-    expect(twice).toBe(CONVERSATIONS);
+    // Every question the killed process had asked was lost with it and is asked again, once; a question it had not
+    // asked yet (a busy machine may kill it before the last ones go out) is asked once, by the next process.
+    expect(askedByKilled.atLeast).toBeGreaterThanOrEqual(CONVERSATIONS / 2);
+    expect(twice).toBeGreaterThanOrEqual(askedByKilled.atLeast);
+    expect(twice).toBeLessThanOrEqual(askedByKilled.atMost);
   });
 
   it("kill -9 while complete answers wait for their turn to be sent: delivered from the ledger, not asked again", {
