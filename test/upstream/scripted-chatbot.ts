@@ -18,6 +18,11 @@ export interface AnswerScript {
   pauseMs?: number;
   /** Cut the connection after this many fragments, without the final object: a broken stream. */
   breakAfter?: number;
+  /**
+   * After `fragments` fragments, wait for `until` before the rest: an answer that stays under way until the test
+   * lets it go (a kill that must find every answer streaming, whatever the machine's speed).
+   */
+  holdAfter?: { fragments: number; until: Promise<void> };
   /** Answer this HTTP status with a failure envelope instead of a stream. */
   failWith?: number;
   /** With `failWith`: the Retry-After header, in seconds (the chatbot's limits say when questions are taken again). */
@@ -226,6 +231,7 @@ export class ScriptedChatbot {
         if (res.destroyed) break;
         res.write(piece);
         ask.firstFragmentAt ??= performance.now();
+        if (index + 1 === script.holdAfter?.fragments) await script.holdAfter.until;
         if (index < pieces.length - 1) await sleep(script.pauseMs ?? 10);
       }
       if (broken) {
