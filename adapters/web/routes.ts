@@ -1,5 +1,6 @@
 import express, { Router } from "express";
 import type { ChatbotView, InboundSink } from "../../src/plugin/plugin-api.js";
+import { answeringBeforeBody } from "../../src/plugin/plugin-api.js";
 import { widgetCors } from "./origins.js";
 import type { WebChannel } from "./outbound.js";
 import type { PrivacyConsents } from "./privacy-consents.js";
@@ -73,6 +74,8 @@ export function webChatRoutes(channel: WebChannel, sink: InboundSink, options: W
   router.post("/webchat/visitors", noBody, visitorsRoute(admission, identity, limits));
   router.post(
     "/webchat/uploads",
+    // Its checks answer before the body is read: the rest is drained, so the client still sending it gets the answer.
+    answeringBeforeBody,
     uploadAdmission(admission, limits),
     // Over the limit by its Content-Length: refused before reading; without one, cut as soon as it passes.
     express.raw({ type: () => true, limit: MAX_VISITOR_FILE_BYTES }),

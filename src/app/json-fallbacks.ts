@@ -1,13 +1,15 @@
 import { STATUS_CODES } from "node:http";
 import type { NextFunction, Request, Response } from "express";
+import { answerBeforeBody } from "../common/early-answer.js";
 import type { Logger } from "../common/log.js";
 
 /**
  * The bridge app's last route: every request no route took gets `404 {"error":"not found"}` instead of Express's
  * HTML page.
  */
-export function unknownRoute(_req: Request, res: Response): void {
-  res.status(404).json({ error: "not found" });
+export function unknownRoute(req: Request, res: Response): void {
+  // Before any body was read: the rest is read and dropped, so that the client still sending it gets the 404.
+  answerBeforeBody(req, res, 404, { error: "not found" });
 }
 
 /**
@@ -27,13 +29,14 @@ export function finalErrorHandler(log: Logger) {
     const { type, status, limit } = (error ?? {}) as { type?: unknown; status?: unknown; limit?: unknown };
     // Nobody is left to answer.
     if (type === "request.aborted") return;
+    // A body parser refuses a body over its limit from its Content-Length, before reading it: the rest is drained.
     const refusal = bodyRefusal(type, limit);
     if (refusal) {
-      res.status(refusal.status).json({ error: refusal.error });
+      answerBeforeBody(req, res, refusal.status, { error: refusal.error });
       return;
     }
     if (typeof status === "number" && status >= 400 && status < 500) {
-      res.status(status).json({ error: STATUS_CODES[status] ?? "request refused" });
+      answerBeforeBody(req, res, status, { error: STATUS_CODES[status] ?? "request refused" });
       return;
     }
     log.error({ err: error, method: req.method, path: req.path }, "unexpected failure handling a request");

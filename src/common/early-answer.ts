@@ -75,3 +75,18 @@ function discard(req: Request, then: { ended: () => void; cut: () => void }): vo
   req.on("error", () => {});
   req.resume();
 }
+
+/**
+ * For a route that may refuse from the headers alone, in any of several checks (who asks, their limits, what they
+ * send): the first JSON answer it gives goes through {@link answerBeforeBody}, so that a refusal before the body is
+ * read reaches a client still sending it, and an answer after reading the body goes out as usual.
+ */
+export function answeringBeforeBody(req: Request, res: Response, next: () => void): void {
+  const json = res.json;
+  res.json = (payload: unknown) => {
+    res.json = json;
+    answerBeforeBody(req, res, res.statusCode, payload);
+    return res;
+  };
+  next();
+}

@@ -40,7 +40,7 @@ export type {
 export { runWhileLeased } from "../bridge/store/while-leased.js";
 export type { ChatbotSettings, PictureKind } from "../client/index.js";
 
-export { answerBeforeBody } from "../common/early-answer.js";
+export { answerBeforeBody, answeringBeforeBody } from "../common/early-answer.js";
 export { etagMatches } from "../common/etag-match.js";
 export { lazyPart } from "../common/lazy-parts.js";
 export type { Logger } from "../common/log.js";

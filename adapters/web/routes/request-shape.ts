@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { z } from "zod";
+import { answerBeforeBody } from "../../../src/plugin/plugin-api.js";
 import { visitorToken } from "../visitor-identity.js";
 
 /** A chatbot's serial number as a request names it; the web chat's own is checked by the admission. */
@@ -16,7 +17,7 @@ export function named(value: unknown): string | undefined {
  */
 export function noBody(req: Request, res: Response, next: NextFunction): void {
   if (req.get("transfer-encoding") !== undefined || Number(req.get("content-length") ?? 0) > 0) {
-    res.status(413).set("connection", "close").json({ error: "this endpoint takes no request body" });
+    answerBeforeBody(req, res, 413, { error: "this endpoint takes no request body" });
     return;
   }
   next();
