@@ -1,4 +1,5 @@
 import { connect } from "node:net";
+import { expect } from "vitest";
 
 /** One request of {@link sendBody}. */
 export interface RawRequest {
@@ -122,4 +123,12 @@ export function sendBody(url: string, request: RawRequest): Promise<RawAnswer> {
     };
     pump();
   });
+}
+
+/** Expects `answer` to be a whole JSON answer of `status` with `body`, its connection not reset; `label` names it. */
+export function expectAnswer(answer: RawAnswer, status: number, body: unknown, label: string): void {
+  expect(answer.error, label).toBeUndefined();
+  expect(answer.status, label).toBe(status);
+  expect(answer.headers["content-type"], label).toMatch(/^application\/json/);
+  expect(JSON.parse(answer.body), label).toEqual(body);
 }

@@ -9,7 +9,7 @@ import { finalErrorHandler, unknownRoute } from "../../../src/app/json-fallbacks
 import type { MalformedPayload } from "../../../src/bridge/malformed-payloads.js";
 import { createLogger } from "../../../src/common/log.js";
 import { slackSignature } from "../../emulators/slack-deliver.js";
-import { type RawAnswer, sendBody } from "../../support/raw-http.js";
+import { expectAnswer, sendBody } from "../../support/raw-http.js";
 
 const SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
 const EVENTS = "/webhooks/slack/events";
@@ -84,14 +84,6 @@ function headers(signature: string | undefined): Record<string, string> {
     "x-slack-request-timestamp": String(Math.floor(Date.now() / 1000)),
     ...(signature === undefined ? {} : { "x-slack-signature": signature }),
   };
-}
-
-/** A 401 or 413 as the receiver answers them: whole, JSON, and with the body sent to its end, not reset. */
-function expectAnswer(answer: RawAnswer, status: number, body: unknown, label: string): void {
-  expect(answer.error, label).toBeUndefined();
-  expect(answer.status, label).toBe(status);
-  expect(answer.headers["content-type"], label).toMatch(/^application\/json/);
-  expect(JSON.parse(answer.body), label).toEqual(body);
 }
 
 describe("SlackHttpReceiver: a request that cannot be signed gets 401 before its body is read", () => {

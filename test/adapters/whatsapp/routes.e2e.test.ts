@@ -10,7 +10,7 @@ import type { InboundMessage, InboundSink } from "../../../src/bridge/inbound.js
 import type { MalformedPayload } from "../../../src/bridge/malformed-payloads.js";
 import { createLogger } from "../../../src/common/log.js";
 import { hubSignature } from "../../emulators/whatsapp-webhook.js";
-import { type RawAnswer, sendBody } from "../../support/raw-http.js";
+import { expectAnswer, sendBody } from "../../support/raw-http.js";
 
 const APP_SECRET = "whatsapp-app-secret";
 const PHONE_NUMBER_ID = "100000000000001";
@@ -76,14 +76,6 @@ const headers = (signature: string | undefined): Record<string, string> => ({
   "content-type": "application/json",
   ...(signature === undefined ? {} : { "x-hub-signature-256": signature }),
 });
-
-/** A 401 or 413 as the route answers them: whole, JSON, and with the body sent to its end, not reset. */
-function expectAnswer(answer: RawAnswer, status: number, body: unknown, label: string): void {
-  expect(answer.error, label).toBeUndefined();
-  expect(answer.status, label).toBe(status);
-  expect(answer.headers["content-type"], label).toMatch(/^application\/json/);
-  expect(JSON.parse(answer.body), label).toEqual(body);
-}
 
 describe("whatsappWebhookRoutes: a delivery that cannot be signed gets 401 before its body is read", () => {
   it("answers an oversized body without X-Hub-Signature-256 with 401, not 413", async () => {
